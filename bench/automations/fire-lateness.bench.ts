@@ -1,0 +1,134 @@
+// Benchmark: N automations all due in the same minute (DESIGN.md section 5). Measures the
+// lateness of each fire (run recorded as running, minus the cron instant), missed fires, and the
+// worker process's peak RSS, against the floor: how long the same dev server takes to start N
+// workflows straight from a client, measured in the same run.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/automations/fire-lateness.bench.ts
+//   (AUTOMATIONS=1000 by default; the worker runs as its own process so its RSS is its own)
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createAutomation } from '../../src/automations/automations.service.js';
+import { loadConfig } from '../../src/config.js';
+import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
+import { Organization, User } from '../../src/identity/entities.js';
+import { createLogger } from '../../src/logger.js';
+import { openRuntime } from '../../src/runtime.js';
+import { ensureWorkflowBundle } from '../../src/worker/bundle.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../test/helpers/scratch-database.js';
+
+const COUNT = Number(process.env.AUTOMATIONS ?? 1000);
+/** Seconds between the start of creation and the common fire minute (creation must finish first). */
+const LEAD_SECONDS = Number(process.env.LEAD_SECONDS ?? 120);
+const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function inPool<T>(items: T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
+  }));
+}
+
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+function createDatabase(): Promise<ScratchDatabase> {
+  return createScratchDatabase(BASE_DATABASE_URL, 'bench_automations');
+}
+
+async function main(): Promise<void> {
+  const temporal = await startTemporalDevServer({ port: await freePort() });
+  const database = await createDatabase();
+  const bundlePath = await ensureWorkflowBundle(path.join(os.tmpdir(), 'ai-workspace-bench', 'workflow-bundle.js'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+    SECRET_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: path.join(os.tmpdir(), 'ai-workspace-bench'),
+  };
+  const config = loadConfig(env);
+  const runtime = await openRuntime(config, createLogger({ level: 'warn' }));
+  const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  try {
+    // Floor: N workflows started straight from a client, same server, same worker.
+    const floorStart = Date.now();
+    const floor: number[] = [];
+    await inPool(Array.from({ length: COUNT }, (_, i) => i), 50, async () => {
+      await runtime.temporal.client.workflow.start('diagnosticsWorkflow', {
+        workflowId: `bench-floor/${randomUUID()}`,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        args: [{ organizationId: 'bench', requestedBy: 'bench' }],
+      });
+      floor.push(Date.now() - floorStart);
+    });
+    floor.sort((a, b) => a - b);
+    process.stdout.write(`floor: started ${COUNT} workflows in ${floor.at(-1)} ms\n`);
+
+    // N automations, all on the same daily cron minute (far enough ahead to create them all).
+    const em = runtime.orm.em.fork();
+    const organization = em.create(Organization, { name: 'bench' });
+    const user = em.create(User, { organization, email: `bench-${randomUUID()}@example.test`, role: 'owner' });
+    await em.flush();
+    const caller = { organizationId: organization.id, userId: user.id, email: user.email, role: 'owner' as const, via: 'api_key' as const };
+    const fireAt = new Date(Math.ceil((Date.now() + LEAD_SECONDS * 1000) / 60_000) * 60_000);
+    const cron = `${fireAt.getUTCMinutes()} ${fireAt.getUTCHours()} * * *`;
+    const createStart = Date.now();
+    await inPool(Array.from({ length: COUNT }, (_, i) => i), 20, async (i) => {
+      await createAutomation(runtime, caller, { name: `bench ${i}`, systemPrompt: 'Say hi.', schedule: cron, timezone: 'UTC' });
+    });
+    const createMs = Date.now() - createStart;
+    if (Date.now() > fireAt.getTime() - 5_000) throw new Error('creating the automations took too long for the chosen minute');
+    process.stdout.write(`created ${COUNT} automations in ${createMs} ms; all fire at ${fireAt.toISOString()}\n`);
+
+    const sql = runtime.orm.em.getConnection();
+    const deadline = fireAt.getTime() + 120_000;
+    let started = 0;
+    while (Date.now() < deadline) {
+      const rows = await sql.execute<{ n: string }[]>(`select count(*) as n from automation_runs where "trigger" = 'schedule'`);
+      started = Number(rows[0]?.n ?? 0);
+      if (started >= COUNT) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const rows = await sql.execute<{ started_at: Date }[]>(`select started_at from automation_runs where "trigger" = 'schedule'`);
+    const lateness = rows.map((row) => new Date(row.started_at).getTime() - fireAt.getTime()).sort((a, b) => a - b);
+    // Let the runs finish so the peak includes their activities.
+    while (Date.now() < deadline) {
+      const running = await sql.execute<{ n: string }[]>(`select count(*) as n from automation_runs where status = 'running'`);
+      if (Number(running[0]?.n ?? 0) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const rss = peakRssMb(worker.pid!);
+    const finished = await sql.execute<{ status: string; n: string }[]>(`select status, count(*) as n from automation_runs group by status`);
+
+    const table = [
+      `| automations | missed | lateness p50 | p99 | max | floor: start ${COUNT} workflows p50 | p99 | max | p99 beyond floor | worker peak RSS |`,
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| ${COUNT} | ${COUNT - lateness.length} | ${percentile(lateness, 50)} ms | ${percentile(lateness, 99)} ms | ${lateness.at(-1)} ms | ` +
+        `${percentile(floor, 50)} ms | ${percentile(floor, 99)} ms | ${floor.at(-1)} ms | ${percentile(lateness, 99) - percentile(floor, 99)} ms | ${rss.toFixed(0)} MB |`,
+    ];
+    process.stdout.write(`\n${table.join('\n')}\n\nrun outcomes: ${JSON.stringify(Object.fromEntries(finished.map((r) => [r.status, Number(r.n)])))}\n`);
+  } finally {
+    worker.kill('SIGTERM');
+    await new Promise((resolve) => worker.once('exit', resolve));
+    await runtime.close();
+    await temporal.stop();
+    await database.drop();
+  }
+}
+
+await main();

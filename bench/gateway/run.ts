@@ -1,0 +1,155 @@
+// bench:gateway: the same fake upstream driven four ways in one run, interleaved: directly,
+// through a bare undici pass-through proxy, through this gateway (auth, Redis rate limiting, DLP,
+// usage accounting on) and through @portkey-ai/gateway (custom-host header). Prints a Markdown
+// table: sequential mean latency and overhead over direct, requests/s and p99 at 64 and 256
+// connections, time to first byte for streams, peak RSS of each proxy.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad, type LoadResult, type Target } from './load.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? '1');
+const children: ChildProcess[] = [];
+
+async function startChild(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${output}`)), 120_000);
+    const onData = (data: Buffer) => {
+      output += data.toString();
+      const found = ready.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${output}`)));
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return { child, match };
+}
+
+function tsx(role: string, env: Record<string, string> = {}) {
+  return startChild(process.execPath, ['--import', 'tsx', path.join(here, 'servers.ts'), role], env, /READY (\S+)(?: (\S+))?/);
+}
+
+function peakRssMb(child: ChildProcess): number {
+  try {
+    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+const messages = [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }];
+const chatBody = (model: string) => (stream: boolean) => JSON.stringify({ model, messages, stream });
+
+async function main(): Promise<void> {
+  const upstream = await tsx('upstream');
+  const upstreamUrl = upstream.match[1]!;
+  const [bare, gateway] = await Promise.all([tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }), tsx('gateway', { BENCH_UPSTREAM_URL: upstreamUrl })]);
+  const portkeyPort = String(20_000 + Math.floor(Math.random() * 20_000));
+  const portkeyEntry = path.join(path.dirname(createRequire(import.meta.url).resolve('@portkey-ai/gateway/package.json')), 'build/start-server.js');
+  const portkey = await startChild(process.execPath, [portkeyEntry, `--port=${portkeyPort}`], {}, /Ready|running|listening|8787|port/i)
+    .then(async (started) => {
+      await waitForHttp(`http://127.0.0.1:${portkeyPort}/`);
+      return started;
+    })
+    .catch((error: Error) => {
+      console.error(`portkey not measured: ${error.message.split('\n')[0]}`);
+      return undefined;
+    });
+
+  const targets: { target: Target; child?: ChildProcess }[] = [
+    { target: { name: 'direct', url: upstreamUrl, path: '/v1/chat/completions', headers: {}, body: chatBody('gpt-fake-mini') } },
+    { target: { name: 'bare undici proxy', url: bare.match[1]!, path: '/v1/chat/completions', headers: {}, body: chatBody('gpt-fake-mini') }, child: bare.child },
+    {
+      target: { name: 'this gateway', url: gateway.match[1]!, path: '/v1/chat/completions', headers: { authorization: `Bearer ${gateway.match[2]}` }, body: chatBody('fake-model') },
+      child: gateway.child,
+    },
+  ];
+  if (portkey) {
+    targets.push({
+      target: {
+        name: '@portkey-ai/gateway',
+        url: `http://127.0.0.1:${portkeyPort}`,
+        path: '/v1/chat/completions',
+        headers: { 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstreamUrl}/v1`, authorization: 'Bearer sk-fake' },
+        body: chatBody('gpt-fake-mini'),
+      },
+      child: portkey.child,
+    });
+  }
+
+  const scenarios = [
+    { key: 'seq', connections: 1, stream: false },
+    { key: 'seqStream', connections: 1, stream: true },
+    { key: 'c64', connections: 64, stream: false },
+    { key: 'c256', connections: 256, stream: false },
+    { key: 'c64Stream', connections: 64, stream: true },
+  ] as const;
+  const results = new Map<string, Record<string, LoadResult>>();
+  // Warm-up: JIT, pools, connections.
+  for (const { target } of targets) await runLoad(target, { connections: 16, durationMs: 500, stream: false });
+  // Interleaved: every target runs each scenario before the next scenario starts.
+  for (const scenario of scenarios) {
+    for (const { target } of targets) {
+      const result = await runLoad(target, { connections: scenario.connections, durationMs: seconds * 1000, stream: scenario.stream });
+      results.set(target.name, { ...results.get(target.name), [scenario.key]: result });
+    }
+  }
+  printTable(targets.map(({ target, child }) => ({ name: target.name, rssMb: child ? peakRssMb(child) : NaN, r: results.get(target.name)! })));
+}
+
+function printTable(rows: { name: string; rssMb: number; r: Record<string, LoadResult> }[]): void {
+  const direct = rows[0]!.r;
+  const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+  const lines = [
+    '| path | seq mean ms (overhead) | seq stream mean ms (overhead) | stream TTFB ms (added) | rps @64 (p99 ms) | rps @256 (p99 ms) | stream rps @64 (p99 ms) | errors | peak RSS MB |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const { name, rssMb, r } of rows) {
+    const errors = Object.values(r).reduce((sum, x) => sum + x.errors, 0);
+    lines.push(
+      `| ${name} | ${f(r.seq!.meanMs, 3)} (+${f(r.seq!.meanMs - direct.seq!.meanMs, 3)}) | ${f(r.seqStream!.meanMs, 3)} (+${f(r.seqStream!.meanMs - direct.seqStream!.meanMs, 3)}) ` +
+        `| ${f(r.seqStream!.ttfbMs, 3)} (+${f(r.seqStream!.ttfbMs - direct.seqStream!.ttfbMs, 3)}) | ${f(r.c64!.rps, 0)} (${f(r.c64!.p99Ms, 1)}) | ${f(r.c256!.rps, 0)} (${f(r.c256!.p99Ms, 1)}) ` +
+        `| ${f(r.c64Stream!.rps, 0)} (${f(r.c64Stream!.p99Ms, 1)}) | ${errors} | ${f(rssMb, 0)} |`,
+    );
+  }
+  const bare = rows.find((row) => row.name === 'bare undici proxy')!.r;
+  const ours = rows.find((row) => row.name === 'this gateway')!.r;
+  const portkey = rows.find((row) => row.name === '@portkey-ai/gateway')?.r;
+  lines.push('');
+  lines.push(`Gateway throughput @64 vs bare proxy: ${f((ours.c64!.rps / bare.c64!.rps) * 100, 0)}% (target >= 50%)` +
+    (portkey ? `; vs Portkey: ${f(ours.c64!.rps / portkey.c64!.rps, 1)}x (target >= 5x)` : ''));
+  lines.push(`Gateway sequential overhead over direct: ${f(ours.seq!.meanMs - direct.seq!.meanMs, 3)} ms (target <= 0.5 ms); added stream TTFB: ${f(ours.seqStream!.ttfbMs - direct.seqStream!.ttfbMs, 3)} ms (target <= 1 ms)`);
+  console.log(lines.join('\n'));
+}
+
+async function waitForHttp(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`${url} not reachable`);
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+}

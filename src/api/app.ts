@@ -1,0 +1,57 @@
+// Builds the Express app from its dependencies. Routes are thin: parse, call one service, shape
+// the response. Every error leaves through the one error middleware.
+import express, { type Express, type Router } from 'express';
+import './types.js';
+import type { AppDeps } from './deps.js';
+import { authenticate } from './middleware/auth.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { jsonBody, requireJsonMediaType } from './middleware/body.js';
+import { errorHandler, notFoundHandler } from './middleware/errors.js';
+import { requestContext } from './middleware/request-context.js';
+import { billingRoutes } from './routes/billing.js';
+import { apiKeysRoutes } from './routes/api-keys.js';
+import { auditLogsRoutes } from './routes/audit-logs.js';
+import { authRoutes } from './routes/auth.js';
+import { automationsRoutes } from './routes/automations.js';
+import { chatCompletionsRoutes } from './routes/chat-completions.js';
+import { diagnosticsRoutes } from './routes/diagnostics.js';
+import { dlpRoutes } from './routes/dlp.js';
+import { usersRoutes } from './routes/users.js';
+import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { assistantRoutes } from './routes/assistants.js';
+import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
+import { toolsRoutes } from './routes/tools.js';
+import { skillsRoutes } from './routes/skills.js';
+
+type RouteFactory = (deps: AppDeps) => Router;
+
+/** Routes under /v1 that carry their own credential (the webhook URL) or none yet (sign-in). */
+const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes];
+
+/** Routes under /v1 behind authentication (API key or session). */
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, chatCompletionsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
+
+export function buildApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
+  app.set('query parser', 'simple');
+
+  app.use(requestContext(deps.logger));
+  app.use(healthRoutes(deps));
+  app.use(metricsRoutes(deps));
+  app.use(requireJsonMediaType());
+  app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+
+  const v1 = express.Router();
+  for (const routes of publicV1Routes) v1.use(routes(deps));
+  v1.use(authenticate(deps));
+  v1.use(rateLimit(deps));
+  for (const routes of authenticatedV1Routes) v1.use(routes(deps));
+  app.use('/v1', v1);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.config.BODY_LIMIT_BYTES));
+  return app;
+}

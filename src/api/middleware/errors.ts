@@ -1,0 +1,49 @@
+// The one place errors become responses: every failure leaves as the OpenAI-shaped body with
+// the status from the code table. Unknown failures are logged with their stack and answered as
+// 500 internal_error without one.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../../errors.js';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+function toAppError(error: unknown, bodyLimit: number): AppError {
+  if (error instanceof AppError) return error;
+  const e = error as BodyParserError;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new AppError('bad_request', 'Request body is not valid JSON', { param: 'body' });
+    case 'entity.too.large':
+      return new AppError('payload_too_large', `Request body exceeds the limit of ${bodyLimit} bytes`);
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new AppError('unsupported_media_type', 'Unsupported body charset or encoding');
+    case 'request.aborted':
+      return new AppError('bad_request', 'Request aborted');
+    default:
+      return new AppError('internal_error', 'Internal server error', { cause: error });
+  }
+}
+
+export function errorHandler(bodyLimit: number): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const appError = toAppError(error, bodyLimit);
+    if (appError.code === 'internal_error') {
+      req.log.error({ err: error }, 'unhandled error');
+    }
+    if (res.headersSent) {
+      // A stream already started: nothing to send but the end of it.
+      res.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+    res.status(appError.status).json(appError.toBody());
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new AppError('not_found', `No route for ${req.method} ${req.path}`));
+};

@@ -1,0 +1,27 @@
+// API keys (the portal's Settings > API Keys): POST /api-keys, GET /api-keys, DELETE /api-keys/{id}.
+import { Router } from 'express';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../identity/api-keys.service.js';
+import { createApiKeyBody, idParam, parseInput } from '../../identity/identity.schemas.js';
+import type { AppDeps } from '../deps.js';
+import { identityContext } from '../middleware/auth.js';
+
+export function apiKeysRoutes(deps: AppDeps): Router {
+  const router = Router();
+
+  router.post('/api-keys', async (req, res) => {
+    const body = parseInput(createApiKeyBody, req.body);
+    res.status(201).json(await createApiKey(identityContext(deps, req), body));
+  });
+
+  router.get('/api-keys', async (req, res) => {
+    res.json(await listApiKeys(identityContext(deps, req)));
+  });
+
+  router.delete('/api-keys/:id', async (req, res) => {
+    const id = parseInput(idParam, req.params.id, 'id');
+    await revokeApiKey(identityContext(deps, req), id);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,68 @@
+// POST /v1/chat/completions: OpenAI-compatible, plain or streamed as server-sent events.
+// Streams start (headers included) only once the first upstream content arrived, so failover
+// stays invisible; a failure after that ends the stream with an error event and [DONE]; a client
+// that hangs up aborts the upstream call.
+import { Router, type Response } from 'express';
+import { AppError } from '../../errors.js';
+import { parseChatCompletionBody } from '../../gateway/chat.schemas.js';
+import { SSE_DONE, toCompletionBody, toSseEvents } from '../../gateway/openai-format.js';
+import type { ChatContext } from '../../gateway/types.js';
+import type { AppDeps } from '../deps.js';
+import { callerOf } from '../middleware/auth.js';
+
+export function chatCompletionsRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.post('/chat/completions', async (req, res) => {
+    const { request, includeUsage } = parseChatCompletionBody(req.body);
+    const caller = callerOf(req);
+    const context: ChatContext = {
+      organizationId: caller.organizationId,
+      userId: caller.userId,
+      apiKeyId: caller.apiKeyId ?? undefined,
+      source: 'gateway',
+      requestId: req.requestId,
+    };
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    if (!request.stream) {
+      const result = await deps.gateway.complete(request, context, abort.signal);
+      res.json(toCompletionBody(result, Math.floor(deps.clock.now().getTime() / 1000)));
+      return;
+    }
+    const stream = await deps.gateway.stream(request, context, abort.signal);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    try {
+      for await (const event of toSseEvents(stream, includeUsage)) {
+        if (!res.write(event)) await drained(res);
+        if (abort.signal.aborted) return;
+      }
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      if (!(error instanceof AppError)) req.log.error({ err: error }, 'stream failed');
+      const failure = error instanceof AppError ? error : new AppError('internal_error', 'Internal server error');
+      // OpenAI clients raise an APIError on a data event that carries `error`.
+      res.write(`data: ${JSON.stringify(failure.toBody())}\n\n`);
+    }
+    res.end(SSE_DONE);
+  });
+  return router;
+}
+
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

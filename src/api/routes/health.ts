@@ -1,0 +1,45 @@
+// Liveness and readiness. /readyz answers 503 naming each dependency that failed.
+import { Router } from 'express';
+import { pingDatabase } from '../../db/orm.js';
+import { AppError } from '../../errors.js';
+import { pingTemporal } from '../../temporal.js';
+import type { AppDeps } from '../deps.js';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+async function check(name: string, probe: () => Promise<void>): Promise<[string, string]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([probe(), timeout]);
+    return [name, 'ok'];
+  } catch (error) {
+    return [name, `error: ${(error as Error).message}`];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function healthRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const checks = Object.fromEntries(
+      await Promise.all([
+        check('database', () => pingDatabase(deps.orm)),
+        check('redis', () => deps.shared.ping()),
+        check('temporal', () => pingTemporal(deps.temporal)),
+      ]),
+    );
+    const failed = Object.entries(checks).filter(([, result]) => result !== 'ok').map(([name]) => name);
+    if (failed.length > 0) {
+      throw new AppError('service_unavailable', `Not ready: ${failed.join(', ')} unreachable`, { details: { checks } });
+    }
+    res.json({ status: 'ok', checks });
+  });
+  return router;
+}

@@ -1,0 +1,18 @@
+// Request fields the middleware adds.
+import type { Logger } from '../logger.js';
+import type { Caller } from '../identity/caller.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** X-Request-Id of this request. */
+      requestId: string;
+      log: Logger;
+      /** Set by the auth middleware; absent on unauthenticated routes. */
+      caller?: Caller;
+    }
+  }
+}
+
+export {};

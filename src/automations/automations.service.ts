@@ -1,0 +1,224 @@
+// Automations: scheduled AI jobs of an organization. The row in PostgreSQL holds the
+// configuration and the schedule state that lists show; the entity workflow `automation/<id>`
+// owns the schedule and writes its state back. Every lifecycle change goes through a validated
+// workflow update, so the database and Temporal agree.
+import { randomBytes } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { AppDeps } from '../api/deps.js';
+import { AppError, badRequest, notFound } from '../errors.js';
+import type { Caller } from '../identity/caller.js';
+import {
+  activateUpdate,
+  deleteUpdate,
+  editScheduleUpdate,
+  pauseUpdate,
+  runNowUpdate,
+  type ScheduleResult,
+} from '../workflows/automation.js';
+import { automationWorkflowId, ensureAutomationWorkflow, withAutomationWorkflow } from './automation-workflows.js';
+import {
+  automationIdSchema,
+  createAutomationSchema,
+  listRunsQuerySchema,
+  parseOrThrow,
+  updateAutomationSchema,
+  type ChannelInput,
+} from './automations.schemas.js';
+import { automationListItem, automationView, runView } from './automations.views.js';
+import { Automation, AutomationRun, RUN_STATUSES, type RunTrigger, type StoredChannel } from './entities.js';
+import { InvalidScheduleError, nextFireTime, validateSchedule } from './schedule.js';
+
+type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal' | 'clock' | 'secrets'>;
+
+export async function createAutomation(deps: Deps, caller: Caller, body: unknown) {
+  const input = parseOrThrow(createAutomationSchema, body);
+  assertValidSchedule(deps, input.schedule, input.timezone);
+  const { channels, revealed } = storeChannels(deps, input.channels, []);
+  const em = deps.orm.em.fork();
+  const automation = em.create(Automation, {
+    organizationId: caller.organizationId,
+    createdBy: caller.userId,
+    name: input.name,
+    description: input.description,
+    systemPrompt: input.systemPrompt,
+    model: input.model,
+    schedule: input.schedule,
+    timezone: input.timezone,
+    tools: input.tools,
+    channels,
+    status: input.status,
+    nextRunAt: input.status === 'active' ? nextFireTime(input.schedule, input.timezone, deps.clock.now()) : null,
+  });
+  await em.flush();
+  try {
+    await ensureAutomationWorkflow(deps, automation);
+  } catch (error) {
+    // No workflow, no automation: the row would otherwise show a schedule nobody runs.
+    await em.nativeDelete(Automation, { id: automation.id });
+    throw new AppError('service_unavailable', 'Could not start the automation schedule; try again', { cause: error });
+  }
+  return automationView(automation, revealed);
+}
+
+export async function listAutomations(deps: Deps, caller: Caller) {
+  const [automations, total] = await deps.orm.em.fork().findAndCount(
+    Automation,
+    { organizationId: caller.organizationId },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+  return { automations: automations.map(automationListItem), total };
+}
+
+export async function getAutomation(deps: Deps, caller: Caller, id: string) {
+  const automation = await findAutomation(deps, caller, id);
+  return { ...automationView(automation), runSummary: await runSummary(deps, automation.id) };
+}
+
+export async function updateAutomation(deps: Deps, caller: Caller, id: string, body: unknown) {
+  const input = parseOrThrow(updateAutomationSchema, body);
+  const automation = await findAutomation(deps, caller, id);
+  const schedule = input.schedule ?? automation.schedule;
+  const timezone = input.timezone ?? automation.timezone;
+  const scheduleChanged = schedule !== automation.schedule || timezone !== automation.timezone;
+  if (scheduleChanged) assertValidSchedule(deps, schedule, timezone);
+  const stored = input.channels ? storeChannels(deps, input.channels, automation.channels) : undefined;
+
+  const em = deps.orm.em.fork();
+  const content = {
+    ...pick(input, ['name', 'description', 'systemPrompt', 'model', 'tools'] as const),
+    ...(stored ? { channels: stored.channels } : {}),
+    updatedAt: deps.clock.now(),
+  };
+  await em.nativeUpdate(Automation, { id: automation.id }, content);
+  if (scheduleChanged) {
+    await em.nativeUpdate(Automation, { id: automation.id }, { schedule, timezone });
+    await withAutomationWorkflow(deps, { ...automation, schedule, timezone } as Automation, (handle) =>
+      handle.executeUpdate(editScheduleUpdate, { args: [{ schedule, timezone }] }),
+    );
+  }
+  if (input.status && input.status !== automation.status) {
+    await changeStatus(deps, automation, input.status === 'active' ? 'activate' : 'pause');
+  }
+  const updated = await findAutomation(deps, caller, id);
+  return automationView(updated, stored?.revealed);
+}
+
+export async function deleteAutomation(deps: Deps, caller: Caller, id: string): Promise<void> {
+  const automation = await findAutomation(deps, caller, id);
+  try {
+    await deps.temporal.client.workflow.getHandle(automationWorkflowId(automation.id)).executeUpdate(deleteUpdate);
+  } catch (error) {
+    // A workflow that is already gone has nothing left to cancel.
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
+  // Runs and deliveries go with the row (on delete cascade).
+  await deps.orm.em.fork().nativeDelete(Automation, { id: automation.id, organizationId: caller.organizationId });
+}
+
+export async function activateAutomation(deps: Deps, caller: Caller, id: string) {
+  const automation = await findAutomation(deps, caller, id);
+  const result = await changeStatus(deps, automation, 'activate');
+  return { id: automation.id, status: result.status, nextRunAt: result.nextRunAt };
+}
+
+export async function pauseAutomation(deps: Deps, caller: Caller, id: string) {
+  const automation = await findAutomation(deps, caller, id);
+  const result = await changeStatus(deps, automation, 'pause');
+  return { id: automation.id, status: result.status };
+}
+
+export async function runAutomationNow(deps: Deps, caller: Caller, id: string) {
+  const automation = await findAutomation(deps, caller, id);
+  return startAutomationRun(deps, { organizationId: caller.organizationId, automationId: automation.id, trigger: 'manual' });
+}
+
+/**
+ * Starts a run of an automation now, whatever its status (manual runs, webhook triggers). The
+ * run is recorded as `running` before this returns. Stable contract for the webhooks feature.
+ */
+export async function startAutomationRun(
+  deps: Deps,
+  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown },
+): Promise<{ runId: string; automationId: string; status: 'running'; startedAt: string }> {
+  const automation = await deps.orm.em.fork().findOne(Automation, { id: request.automationId, organizationId: request.organizationId });
+  if (!automation) throw notFound('Automation');
+  const started = await withAutomationWorkflow(deps, automation, (handle) =>
+    handle.executeUpdate(runNowUpdate, { args: [{ trigger: request.trigger, context: request.context ?? null }] }),
+  );
+  return { runId: started.runId, automationId: automation.id, status: 'running', startedAt: started.startedAt };
+}
+
+export async function listRuns(deps: Deps, caller: Caller, id: string, query: unknown) {
+  const { limit, offset, status } = parseOrThrow(listRunsQuerySchema, query);
+  const automation = await findAutomation(deps, caller, id);
+  const [runs, total] = await deps.orm.em.fork().findAndCount(
+    AutomationRun,
+    { automationId: automation.id, ...(status ? { status } : {}) },
+    { orderBy: { startedAt: 'desc', id: 'desc' }, limit, offset },
+  );
+  return { runs: runs.map(runView), total };
+}
+
+// --- helpers -------------------------------------------------------------------------------
+
+async function findAutomation(deps: Deps, caller: Caller, id: string): Promise<Automation> {
+  // A malformed id cannot name an automation: same answer as another organization's id.
+  if (!automationIdSchema.safeParse(id).success) throw notFound('Automation');
+  const automation = await deps.orm.em.fork().findOne(Automation, { id, organizationId: caller.organizationId });
+  if (!automation) throw notFound('Automation');
+  return automation;
+}
+
+function changeStatus(deps: Deps, automation: Automation, change: 'activate' | 'pause'): Promise<ScheduleResult> {
+  return withAutomationWorkflow(deps, automation, (handle) =>
+    handle.executeUpdate(change === 'activate' ? activateUpdate : pauseUpdate),
+  );
+}
+
+function assertValidSchedule(deps: Deps, schedule: string, timezone: string): void {
+  try {
+    validateSchedule(schedule, timezone, deps.config.AUTOMATION_MIN_INTERVAL_SECONDS, deps.clock.now());
+  } catch (error) {
+    if (error instanceof InvalidScheduleError) throw badRequest(error.message, error.param);
+    throw error;
+  }
+}
+
+/**
+ * Channels as stored: webhook secrets encrypted. A webhook without a secret keeps the secret of
+ * the same target it already had, or gets a generated one that is revealed once.
+ */
+function storeChannels(deps: Deps, channels: ChannelInput[], previous: StoredChannel[]) {
+  const revealed = new Map<number, string>();
+  const stored = channels.map((channel, index): StoredChannel => {
+    if (channel.type !== 'webhook') return { type: channel.type, target: channel.target };
+    const kept = previous.find((old) => old.type === 'webhook' && old.target === channel.target && old.encryptedSecret);
+    if (!channel.secret && kept) return kept;
+    const secret = channel.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
+    if (!channel.secret) revealed.set(index, secret);
+    return { type: 'webhook', target: channel.target, encryptedSecret: deps.secrets.encrypt(secret) };
+  });
+  return { channels: stored, revealed };
+}
+
+async function runSummary(deps: Deps, automationId: string) {
+  const em = deps.orm.em.fork();
+  const rows = await em
+    .getConnection()
+    .execute<{ status: string; count: string | number }[]>(
+      'select "status", count(*) as "count" from "automation_runs" where "automation_id" = ? group by "status"',
+      [automationId],
+    );
+  const counts = Object.fromEntries(RUN_STATUSES.map((status) => [status, 0])) as Record<(typeof RUN_STATUSES)[number], number>;
+  for (const row of rows) {
+    if (row.status in counts) counts[row.status as keyof typeof counts] = Number(row.count);
+  }
+  const recent = await em.find(AutomationRun, { automationId }, { orderBy: { startedAt: 'desc', id: 'desc' }, limit: 5 });
+  return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0), recentRuns: recent.map(runView) };
+}
+
+function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const result: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) result[key] = source[key];
+  return result;
+}

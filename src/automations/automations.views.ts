@@ -1,0 +1,66 @@
+// Response shapes of automations and runs (SPEC "Automation", "Run"). Channel secrets never leave
+// the database except once, right after they were generated.
+import type { Automation, AutomationRun } from './entities.js';
+
+export interface AutomationListItem {
+  id: string;
+  name: string;
+  description: string;
+  status: string;
+  schedule: string;
+  timezone: string;
+  model: string;
+  lastRunAt: string | null;
+  nextRunAt: string | null;
+  createdAt: string;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function automationListItem(automation: Automation): AutomationListItem {
+  return {
+    id: automation.id,
+    name: automation.name,
+    description: automation.description,
+    status: automation.status,
+    schedule: automation.schedule,
+    timezone: automation.timezone,
+    model: automation.model,
+    lastRunAt: iso(automation.lastRunAt),
+    nextRunAt: iso(automation.nextRunAt),
+    createdAt: automation.createdAt.toISOString(),
+  };
+}
+
+/** The full automation; `revealedSecrets` (channel index -> secret) only right after generation. */
+export function automationView(automation: Automation, revealedSecrets: Map<number, string> = new Map()) {
+  return {
+    ...automationListItem(automation),
+    systemPrompt: automation.systemPrompt,
+    tools: automation.tools,
+    channels: automation.channels.map((channel, index) => ({
+      type: channel.type,
+      target: channel.target,
+      ...(revealedSecrets.has(index) ? { secret: revealedSecrets.get(index) } : {}),
+    })),
+    skippedFires: automation.skippedFires,
+    updatedAt: automation.updatedAt.toISOString(),
+  };
+}
+
+export function runView(run: AutomationRun) {
+  return {
+    id: run.id,
+    automationId: run.automationId,
+    trigger: run.trigger,
+    status: run.status,
+    startedAt: run.startedAt.toISOString(),
+    completedAt: iso(run.completedAt),
+    duration: run.durationMs,
+    tokensInput: run.tokensInput,
+    tokensOutput: run.tokensOutput,
+    estimatedCost: run.estimatedCost,
+    output: run.output,
+    error: run.error,
+  };
+}

@@ -1,0 +1,137 @@
+// Automation records: the automation (its configuration plus the schedule state the entity
+// workflow writes back), its runs, and channel deliveries (one row per delivered output, the
+// idempotency record that keeps a retried activity from posting twice).
+import { randomUUID } from 'node:crypto';
+import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+
+export const AUTOMATION_STATUSES = ['active', 'paused'] as const;
+export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
+export const RUN_STATUSES = ['running', 'success', 'failure'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_TRIGGERS = ['schedule', 'manual', 'webhook'] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+export const CHANNEL_TYPES = ['slack', 'email', 'webhook'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/** A channel as stored: the webhook signing secret is encrypted (SecretBox). */
+export interface StoredChannel {
+  type: ChannelType;
+  target: string;
+  encryptedSecret?: string;
+}
+
+export class Automation {
+  [OptionalProps]?:
+    | 'id' | 'description' | 'tools' | 'channels' | 'lastRunAt' | 'nextRunAt' | 'skippedFires' | 'stateVersion'
+    | 'createdAt' | 'updatedAt';
+  id: string = randomUUID();
+  organizationId!: string;
+  /** The user on whose account runs are billed. */
+  createdBy!: string;
+  name!: string;
+  description: string = '';
+  systemPrompt!: string;
+  model!: string;
+  schedule!: string;
+  timezone!: string;
+  tools: string[] = [];
+  channels: StoredChannel[] = [];
+  status!: AutomationStatus;
+  lastRunAt: Date | null = null;
+  nextRunAt: Date | null = null;
+  /** Scheduled fires skipped because a run was still running (or missed past the catch-up window). */
+  skippedFires: number = 0;
+  /** Version of the schedule state last written by the entity workflow; older writes are ignored. */
+  stateVersion: number = 0;
+  createdAt: Date = new Date();
+  updatedAt: Date = new Date();
+}
+
+export class AutomationRun {
+  [OptionalProps]?:
+    | 'completedAt' | 'durationMs' | 'tokensInput' | 'tokensOutput' | 'estimatedCost' | 'output' | 'error' | 'context';
+  id!: string;
+  automationId!: string;
+  organizationId!: string;
+  trigger!: RunTrigger;
+  status!: RunStatus;
+  startedAt!: Date;
+  completedAt: Date | null = null;
+  durationMs: number | null = null;
+  tokensInput: number = 0;
+  tokensOutput: number = 0;
+  estimatedCost: number = 0;
+  output: string | null = null;
+  error: string | null = null;
+  /** The webhook body that triggered the run, when there is one. */
+  context: unknown = null;
+}
+
+export class ChannelDelivery {
+  [OptionalProps]?: 'deliveredAt';
+  /** Stable across activity retries: `<runId>:<channelIndex>`. */
+  id!: string;
+  runId!: string;
+  channelType!: ChannelType;
+  /** What the channel answered (Slack ts, SMTP message id, HTTP status). */
+  receipt!: string;
+  deliveredAt: Date = new Date();
+}
+
+export const AutomationSchema = new EntitySchema<Automation>({
+  class: Automation,
+  tableName: 'automations',
+  properties: {
+    id: { type: 'uuid', primary: true },
+    organizationId: { type: 'uuid' },
+    createdBy: { type: 'uuid' },
+    name: { type: 'string', length: 200 },
+    description: { type: 'text' },
+    systemPrompt: { type: 'text' },
+    model: { type: 'string', length: 200 },
+    schedule: { type: 'string', length: 200 },
+    timezone: { type: 'string', length: 64 },
+    tools: { type: 'json' },
+    channels: { type: 'json' },
+    status: { type: 'string', length: 16 },
+    lastRunAt: { type: 'datetime', length: 3, nullable: true },
+    nextRunAt: { type: 'datetime', length: 3, nullable: true },
+    skippedFires: { type: 'integer' },
+    stateVersion: { type: 'integer' },
+    createdAt: { type: 'datetime', length: 3 },
+    updatedAt: { type: 'datetime', length: 3, onUpdate: () => new Date() },
+  },
+});
+
+export const AutomationRunSchema = new EntitySchema<AutomationRun>({
+  class: AutomationRun,
+  tableName: 'automation_runs',
+  properties: {
+    id: { type: 'uuid', primary: true },
+    automationId: { type: 'uuid' },
+    organizationId: { type: 'uuid' },
+    trigger: { type: 'string', length: 16 },
+    status: { type: 'string', length: 16 },
+    startedAt: { type: 'datetime', length: 3 },
+    completedAt: { type: 'datetime', length: 3, nullable: true },
+    durationMs: { type: 'integer', nullable: true },
+    tokensInput: { type: 'integer' },
+    tokensOutput: { type: 'integer' },
+    estimatedCost: { type: 'double' },
+    output: { type: 'text', nullable: true },
+    error: { type: 'text', nullable: true },
+    context: { type: 'json', nullable: true },
+  },
+});
+
+export const ChannelDeliverySchema = new EntitySchema<ChannelDelivery>({
+  class: ChannelDelivery,
+  tableName: 'channel_deliveries',
+  properties: {
+    id: { type: 'string', length: 80, primary: true },
+    runId: { type: 'uuid' },
+    channelType: { type: 'string', length: 16 },
+    receipt: { type: 'string', length: 500 },
+    deliveredAt: { type: 'datetime', length: 3 },
+  },
+});

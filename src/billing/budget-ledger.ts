@@ -1,0 +1,161 @@
+// The real BudgetGuard: before an upstream call the caller reserves its worst-case cost against
+// the organization's monthly cap (refused with 402 budget_exceeded when settled spend plus open
+// reservations plus this one would pass the cap), then settles to the real cost or releases.
+// Counters live in the budget store (Redis or in-process); the database stays the truth: the
+// cap is read from organization_budgets and a period's spend from usage_records whenever the
+// store does not hold them (first use, Redis restart, new month).
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../clock.js';
+import type { Orm } from '../db/orm.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { SharedState } from '../redis.js';
+import type { BudgetGuard, BudgetReservation } from './budget.js';
+import { budgetStoreFor, type BudgetStore, type CapSetting, type PeriodRef } from './budget-store.js';
+import { billingPeriodOf, DAY_MS, type BillingPeriod } from './period.js';
+import { sumUsage } from './usage.queries.js';
+
+export interface BudgetLedgerDeps {
+  orm: Orm;
+  shared: SharedState;
+  clock: Clock;
+  logger: Logger;
+  /** How long an unsettled reservation holds budget before it lapses (a crashed caller). */
+  reservationTtlMs: number;
+}
+
+export interface BudgetStatus {
+  /** USD, or null for no cap. */
+  monthlyCap: number | null;
+  periodStart: Date;
+  /** Settled spend of the current period, USD. */
+  spent: number;
+  /** Open reservations, USD. */
+  reserved: number;
+  /** Cap minus settled spend, never below zero; null without a cap. */
+  remaining: number | null;
+}
+
+const NANOS_PER_USD = 1e9;
+/** A period's counters outlive its month by this much, for settlements that arrive late. */
+const PERIOD_GRACE_MS = 7 * DAY_MS;
+
+export const toNanos = (usd: number): number => Math.round(usd * NANOS_PER_USD);
+export const toUsd = (nanos: number): number => nanos / NANOS_PER_USD;
+
+export class BudgetLedger implements BudgetGuard {
+  private readonly store: BudgetStore;
+
+  constructor(private readonly deps: BudgetLedgerDeps) {
+    this.store = budgetStoreFor(deps.shared);
+  }
+
+  async reserve(organizationId: string, worstCaseCost: number): Promise<BudgetReservation> {
+    if (!Number.isFinite(worstCaseCost) || worstCaseCost < 0) {
+      throw new RangeError(`worstCaseCost must be a non-negative number, got ${worstCaseCost}`);
+    }
+    const now = this.deps.clock.now();
+    const period = billingPeriodOf(now);
+    const ref = { organizationId, period: period.key };
+    const hold = {
+      ...ref,
+      holdId: randomUUID(),
+      amount: toNanos(worstCaseCost),
+      nowMs: now.getTime(),
+      expiresAtMs: now.getTime() + this.deps.reservationTtlMs,
+    };
+    let outcome = await this.guarded(() => this.store.hold(hold));
+    if (outcome.status === 'uninitialised') {
+      await this.load(ref, period);
+      outcome = await this.guarded(() => this.store.hold(hold));
+    }
+    if (outcome.status === 'exceeded') {
+      throw new AppError('budget_exceeded', 'The monthly budget cap of this organization is reached');
+    }
+    if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
+    return { id: `${period.key}/${hold.holdId}`, organizationId, amount: worstCaseCost };
+  }
+
+  async settle(reservation: BudgetReservation, actualCost: number): Promise<void> {
+    const { ref, holdId } = parseReservation(reservation);
+    const actual = toNanos(Math.max(0, actualCost));
+    // A failed settlement must not fail a request that was answered: the hold lapses at its
+    // expiry and the usage record still carries the cost for the next load from the database.
+    await this.store.settle(ref, holdId, actual).catch((error: unknown) =>
+      this.deps.logger.error({ err: error, organizationId: ref.organizationId }, 'budget settlement failed'),
+    );
+  }
+
+  async release(reservation: BudgetReservation): Promise<void> {
+    const { ref, holdId } = parseReservation(reservation);
+    await this.store.release(ref, holdId).catch((error: unknown) =>
+      this.deps.logger.error({ err: error, organizationId: ref.organizationId }, 'budget release failed'),
+    );
+  }
+
+  /** The organization's cap and the current period's spend, loading them when needed. */
+  async status(organizationId: string): Promise<BudgetStatus> {
+    const now = this.deps.clock.now();
+    const period = billingPeriodOf(now);
+    const ref = { organizationId, period: period.key };
+    let state = await this.guarded(() => this.store.read(ref, now.getTime()));
+    if (!state) {
+      await this.load(ref, period);
+      state = await this.guarded(() => this.store.read(ref, now.getTime()));
+    }
+    if (!state) throw new AppError('service_unavailable', 'The budget ledger is not available');
+    const monthlyCap = state.cap === null ? null : toUsd(state.cap);
+    return {
+      monthlyCap,
+      periodStart: period.start,
+      spent: toUsd(state.spent),
+      reserved: toUsd(state.reserved),
+      remaining: state.cap === null ? null : toUsd(Math.max(0, state.cap - state.spent)),
+    };
+  }
+
+  /** Makes a committed cap change effective for every instance sharing the store. */
+  async applyCap(organizationId: string, setting: CapSetting): Promise<void> {
+    await this.guarded(() => this.store.setCap(organizationId, setting));
+  }
+
+  private async load(ref: PeriodRef, period: BillingPeriod): Promise<void> {
+    const em = this.deps.orm.em.fork();
+    const [cap, spent] = await Promise.all([
+      loadCapSetting(em, ref.organizationId),
+      sumUsage(em.fork(), ref.organizationId, { from: period.start, to: period.end }),
+    ]);
+    const ttlSeconds = Math.ceil((period.end.getTime() + PERIOD_GRACE_MS - this.deps.clock.now().getTime()) / 1000);
+    await this.guarded(() => this.store.initialise(ref, cap, toNanos(spent.estimatedCost), ttlSeconds));
+  }
+
+  private async guarded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'budget store unavailable');
+      throw new AppError('service_unavailable', 'The budget ledger is not available', { cause: error });
+    }
+  }
+}
+
+export function createBudgetLedger(deps: BudgetLedgerDeps): BudgetLedger {
+  return new BudgetLedger(deps);
+}
+
+/** The stored cap (nanos) and its version; version 0 when the organization never set one. */
+export async function loadCapSetting(em: EntityManager, organizationId: string): Promise<CapSetting> {
+  const [row] = await em.execute<Array<{ monthly_cap: number | null; version: string | number }>>(
+    'select "monthly_cap", "version" from "organization_budgets" where "organization_id" = ?',
+    [organizationId],
+  );
+  if (!row) return { cap: null, version: 0 };
+  return { cap: row.monthly_cap === null ? null : toNanos(Number(row.monthly_cap)), version: Number(row.version) };
+}
+
+function parseReservation(reservation: BudgetReservation): { ref: PeriodRef; holdId: string } {
+  const [period, holdId] = reservation.id.split('/');
+  if (!period || !holdId) throw new RangeError(`Not a budget reservation id: ${reservation.id}`);
+  return { ref: { organizationId: reservation.organizationId, period }, holdId };
+}

@@ -1,0 +1,51 @@
+// Usage records: one per upstream call that produced tokens (gateway request, run step), the
+// source of billing summaries. Written by the gateway and the run activities.
+import { randomUUID } from 'node:crypto';
+import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+
+export const USAGE_SOURCES = ['gateway', 'automation', 'webhook', 'assistant'] as const;
+export type UsageSource = (typeof USAGE_SOURCES)[number];
+
+export class UsageRecord {
+  [OptionalProps]?: 'id' | 'createdAt' | 'apiKeyId' | 'runId' | 'estimated' | 'requestId';
+  id: string = randomUUID();
+  organizationId!: string;
+  userId!: string;
+  apiKeyId: string | null = null;
+  source!: UsageSource;
+  /** Run or webhook execution id, when the call belongs to one. */
+  runId: string | null = null;
+  requestId: string | null = null;
+  /** The model id that answered (not the tier). */
+  model!: string;
+  provider!: string;
+  upstreamModel!: string;
+  inputTokens!: number;
+  outputTokens!: number;
+  /** USD. */
+  cost!: number;
+  estimated: boolean = false;
+  createdAt: Date = new Date();
+}
+
+export const UsageRecordSchema = new EntitySchema<UsageRecord>({
+  class: UsageRecord,
+  tableName: 'usage_records',
+  properties: {
+    id: { type: 'uuid', primary: true },
+    organizationId: { type: 'uuid' },
+    userId: { type: 'uuid' },
+    apiKeyId: { type: 'uuid', nullable: true },
+    source: { type: 'string', length: 16 },
+    runId: { type: 'string', length: 100, nullable: true },
+    requestId: { type: 'string', length: 128, nullable: true },
+    model: { type: 'string', length: 200 },
+    provider: { type: 'string', length: 100 },
+    upstreamModel: { type: 'string', length: 200 },
+    inputTokens: { type: 'integer' },
+    outputTokens: { type: 'integer' },
+    cost: { type: 'double' },
+    estimated: { type: 'boolean' },
+    createdAt: { type: 'datetime', length: 3 },
+  },
+});

@@ -1,0 +1,54 @@
+// Slack channel: `chat.postMessage` of the Web API with the bot token from the configuration,
+// to the named channel. Slack has no idempotency key, so the caller's delivery record is what
+// prevents a second post on retry.
+import { request } from 'undici';
+import type { ChannelMessage, DeliveryReceipt } from './types.js';
+import { PermanentDeliveryError } from './types.js';
+
+export interface SlackSettings {
+  apiUrl: string;
+  botToken: string | undefined;
+}
+
+/** Slack errors that a retry does not fix. */
+const PERMANENT_SLACK_ERRORS = new Set([
+  'channel_not_found', 'not_in_channel', 'is_archived', 'invalid_auth', 'not_authed', 'account_inactive',
+  'token_revoked', 'missing_scope', 'msg_too_long', 'no_text', 'restricted_action',
+]);
+
+export async function postToSlack(settings: SlackSettings, channel: string, message: ChannelMessage): Promise<DeliveryReceipt> {
+  if (!settings.botToken) throw new PermanentDeliveryError('Slack is not configured (SLACK_BOT_TOKEN is unset)');
+  const response = await request(`${settings.apiUrl.replace(/\/+$/, '')}/chat.postMessage`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${settings.botToken}`, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({
+      channel,
+      text: `*${message.automationName}*\n${message.output}`,
+      unfurl_links: false,
+      metadata: { event_type: 'automation_run', event_payload: { delivery_id: message.deliveryId, run_id: message.runId } },
+    }),
+    headersTimeout: 15_000,
+    bodyTimeout: 15_000,
+  });
+  const text = await response.body.text();
+  if (response.statusCode === 429 || response.statusCode >= 500) {
+    throw new Error(`Slack answered HTTP ${response.statusCode}`);
+  }
+  const body = safeJson(text);
+  if (!body?.ok) {
+    const code = typeof body?.error === 'string' ? body.error : `http_${response.statusCode}`;
+    if (PERMANENT_SLACK_ERRORS.has(code) || (response.statusCode >= 400 && response.statusCode < 500)) {
+      throw new PermanentDeliveryError(`Slack refused the message: ${code}`);
+    }
+    throw new Error(`Slack refused the message: ${code}`);
+  }
+  return `slack ts=${String(body.ts ?? '')}`;
+}
+
+function safeJson(text: string): { ok?: boolean; error?: unknown; ts?: unknown } | undefined {
+  try {
+    return JSON.parse(text) as { ok?: boolean; error?: unknown; ts?: unknown };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,63 @@
+// Webhook channel: a JSON POST signed as DESIGN.md says. X-Service-Signature is
+// `sha256=<hex HMAC-SHA256 of the exact body bytes>` with the channel's secret;
+// X-Service-Timestamp is the attempt time; X-Service-Delivery-Id is stable across retries, so a
+// receiver can drop a repeat. The body is built from the run alone: every retry sends the same bytes.
+import { createHmac } from 'node:crypto';
+import type { Agent } from 'undici';
+import { request } from 'undici';
+import { assertPublicUrl } from './safe-target.js';
+import type { ChannelMessage, DeliveryReceipt } from './types.js';
+import { PermanentDeliveryError } from './types.js';
+
+export const WEBHOOK_EVENT = 'automation.run.completed';
+
+export function webhookBody(message: ChannelMessage): string {
+  return JSON.stringify({
+    id: message.deliveryId,
+    event: WEBHOOK_EVENT,
+    data: {
+      automationId: message.automationId,
+      automationName: message.automationName,
+      runId: message.runId,
+      trigger: message.trigger,
+      startedAt: message.startedAt,
+      output: message.output,
+    },
+  });
+}
+
+export function signBody(secret: string, body: string | Buffer): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+export async function postWebhook(
+  options: { dispatcher: Agent; allowPrivateTargets: boolean; now: Date },
+  target: string,
+  secret: string,
+  message: ChannelMessage,
+): Promise<DeliveryReceipt> {
+  const url = new URL(target);
+  if (!options.allowPrivateTargets) assertPublicUrl(url);
+  const body = webhookBody(message);
+  const response = await request(url, {
+    method: 'POST',
+    dispatcher: options.dispatcher,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'ai-workspace-webhooks/1',
+      'x-service-signature': signBody(secret, body),
+      'x-service-timestamp': String(Math.floor(options.now.getTime() / 1000)),
+      'x-service-delivery-id': message.deliveryId,
+    },
+    body,
+    headersTimeout: 20_000,
+    bodyTimeout: 20_000,
+  });
+  await response.body.dump();
+  const status = response.statusCode;
+  if (status >= 200 && status < 300) return `http ${status}`;
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    throw new PermanentDeliveryError(`Webhook target answered HTTP ${status}`);
+  }
+  throw new Error(`Webhook target answered HTTP ${status}`);
+}

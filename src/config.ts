@@ -1,0 +1,137 @@
+// Configuration: one zod schema over process.env, parsed once at start-up.
+// A bad variable fails fast with a message naming it. The names in DESIGN.md section 3 are a
+// contract with outside tools; keep them.
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .optional()
+  .transform((value) => (value === undefined ? undefined : ['true', '1', 'yes'].includes(value)));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORT: port.default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_KEY_PREFIX: z.string().default('svc:'),
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('ai-workspace'),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  WORKFLOW_BUNDLE_PATH: optionalString,
+  GATEWAY_CONFIG: optionalString,
+  OPENAI_API_KEY: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  BOOTSTRAP_OWNER_EMAIL: z.email().default('owner@localhost'),
+  BOOTSTRAP_OWNER_API_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^svc_live_[A-Za-z0-9]{32,}$/, 'must be svc_live_ followed by 32 or more letters and digits')
+      .optional(),
+  ),
+  BOOTSTRAP_ORGANIZATION_NAME: z.string().min(1).default('My Organization'),
+  SECRET_KEY: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .optional(),
+  ),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  MARKETPLACE_URL: optionalString.pipe(z.url().optional()),
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().default('AI Workspace <no-reply@localhost>'),
+  METRICS_TOKEN: optionalString,
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** How long an unsettled budget reservation holds budget before it lapses (README "Billing"). */
+  BUDGET_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** Webhook deliveries accepted per webhook id, and per client IP, per minute. */
+  WEBHOOK_RATE_LIMIT_PER_WEBHOOK: z.coerce.number().int().positive().default(120),
+  WEBHOOK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(600),
+  // Automations (README "Automations").
+  /** Shortest allowed interval between two fires; below 60 a 6th (seconds) cron field is accepted. */
+  AUTOMATION_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
+  AUTOMATION_CONTINUE_AS_NEW_EVENTS: z.coerce.number().int().min(10).default(10_000),
+  SLACK_BOT_TOKEN: optionalString,
+  SLACK_API_URL: z.url().default('https://slack.com/api'),
+  /** Allow webhook channel deliveries to private, loopback and link-local addresses (tests, on-premises). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
+  /** Restart missing automation workflows when an API or worker process starts (default on). */
+  AUTOMATION_RECONCILE_ON_START: booleanFlag,
+  TRUST_PROXY: booleanFlag,
+  // Identity and access (README "Identity and access").
+  SESSION_COOKIE_DOMAIN: optionalString,
+  /** Secure flag of svc_session; default on, off only when PUBLIC_BASE_URL is http://localhost. */
+  SESSION_COOKIE_SECURE: booleanFlag,
+  /** Comma-separated origins allowed on unsafe cookie-authenticated requests; default the PUBLIC_BASE_URL origin. */
+  SESSION_ALLOWED_ORIGINS: optionalString,
+  /** Where the browser lands after OIDC sign-in; default the PUBLIC_BASE_URL origin. */
+  SIGN_IN_REDIRECT_URL: optionalString.pipe(z.url().optional()),
+  /** Portal page that accepts invitations; the emailed link is this URL with ?token=. */
+  INVITATION_URL: optionalString.pipe(z.url().optional()),
+  OIDC_ISSUER: optionalString.pipe(z.url().optional()),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  /** Default: {PUBLIC_BASE_URL}/auth/oidc/callback. */
+  OIDC_REDIRECT_URI: optionalString.pipe(z.url().optional()),
+  OIDC_SCOPES: z.string().default('openid email profile'),
+  RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_PER_ORG_PER_MINUTE: z.coerce.number().int().positive().default(6000),
+  /** Sign-in attempts (password, invitation accept, OIDC callback) per client IP per minute. */
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** A JSON file of extra MCP connector catalog entries ({"connectors": [...]}); same id replaces a shipped entry. */
+  TOOLS_CATALOG_EXTRA: optionalString,
+  /** Deadline of a connection health test: start, initialize, tools/list and shutdown. */
+  TOOLS_TEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Connection health tests running at once in one API process (each starts a connector); beyond it 429. */
+  TOOLS_TEST_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  /** The `{base_url}` of the spec: ends with /v1. */
+  publicBaseUrl: string;
+  marketplaceUrl: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Invalid environment variable ${variable}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (process.env by default). Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(variable, issue?.message ?? 'invalid value');
+  }
+  const values = parsed.data;
+  const localBase = `http://localhost:${values.PORT}`;
+  return {
+    ...values,
+    dataDir: path.resolve(values.DATA_DIR),
+    publicBaseUrl: stripTrailingSlash(values.PUBLIC_BASE_URL ?? `${localBase}/v1`),
+    marketplaceUrl: stripTrailingSlash(values.MARKETPLACE_URL ?? `${localBase}/marketplace`),
+  };
+}
+
+function stripTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,127 @@
+// Request schemas and response shapes of the Tools API. Responses are built from whitelists:
+// a connection's variables are never part of any view (only their names), and a catalog entry's
+// operator-set env and header templates are not shown.
+import { z } from 'zod';
+import { badRequest } from '../errors.js';
+import type { CatalogEntry } from './catalog.js';
+import type { ConnectionStatus, ToolConnection } from './entities.js';
+
+export const createConnectionBody = z.object({
+  toolId: z.string().min(1).max(100),
+  name: z.string().trim().min(1).max(200),
+  env: z
+    .record(
+      z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'names must be upper-case environment variable names'),
+      z.string().max(8192).refine((value) => !value.includes('\0'), 'must not contain NUL characters'),
+    )
+    .default({}),
+});
+
+export type CreateConnectionInput = z.infer<typeof createConnectionBody>;
+
+/** Parses `value` or throws 400 bad_request naming the first bad field (`param`). */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = (issue?.path ?? []).map(String).join('.');
+  const message = issue?.message ?? 'is invalid';
+  throw badRequest(field ? `${field}: ${message}` : message, field || null);
+}
+
+export interface ConnectorView {
+  id: string;
+  name: string;
+  category: string;
+  transport: CatalogEntry['transport'];
+  command: string;
+  args?: string[];
+  url?: string;
+  requiredEnvVars: string[];
+  optionalEnvVars: string[];
+  description: string;
+}
+
+export function connectorView(entry: CatalogEntry): ConnectorView {
+  const base = {
+    id: entry.id,
+    name: entry.name,
+    category: entry.category,
+    transport: entry.transport,
+    command: entry.command,
+  };
+  const launch = entry.transport === 'stdio' ? { args: entry.args } : { url: entry.url };
+  return {
+    ...base,
+    ...launch,
+    requiredEnvVars: entry.requiredEnvVars,
+    optionalEnvVars: entry.optionalEnvVars,
+    description: entry.description,
+  };
+}
+
+export interface ConnectionSummary {
+  id: string;
+  toolId: string;
+  name: string;
+  status: ConnectionStatus;
+  connectedAt: string | null;
+  lastTestedAt: string | null;
+}
+
+export interface ConnectionDetail extends ConnectionSummary {
+  testResult: string | null;
+  /** Tool names the last successful test listed. */
+  tools: string[];
+  /** Names of the variables set on the connection; values are never returned. */
+  envVars: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ConnectionTestResult {
+  id: string;
+  toolId: string;
+  status: ConnectionStatus;
+  lastTestedAt: string;
+  testResult: string;
+  tools: string[];
+}
+
+export function connectionSummary(connection: ToolConnection): ConnectionSummary {
+  return {
+    id: connection.id,
+    toolId: connection.toolId,
+    name: connection.name,
+    status: connection.status,
+    connectedAt: iso(connection.connectedAt),
+    lastTestedAt: iso(connection.lastTestedAt),
+  };
+}
+
+export function connectionDetail(connection: ToolConnection): ConnectionDetail {
+  return {
+    ...connectionSummary(connection),
+    testResult: connection.testResult,
+    tools: connection.toolNames ?? [],
+    envVars: connection.envNames,
+    createdAt: connection.createdAt.toISOString(),
+    updatedAt: connection.updatedAt.toISOString(),
+  };
+}
+
+/** The spec's test result, from a connection the test just updated. */
+export function connectionTestResult(connection: ToolConnection & { lastTestedAt: Date; testResult: string }): ConnectionTestResult {
+  return {
+    id: connection.id,
+    toolId: connection.toolId,
+    status: connection.status,
+    lastTestedAt: connection.lastTestedAt.toISOString(),
+    testResult: connection.testResult,
+    tools: connection.toolNames ?? [],
+  };
+}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}

@@ -1,0 +1,154 @@
+// Short-lived MCP sessions with a connector: start it (a process group over stdio, or a
+// Streamable HTTP endpoint), initialize, do the work, close and kill, all under one deadline.
+// Failures come back as ConnectorFailure naming the stage that failed; messages never carry
+// the connection's secret values (stderr is redacted before it is quoted).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { fillPlaceholders, type CatalogEntry } from './catalog.js';
+import { ProcessGroupTransport } from './process-transport.js';
+
+export type SessionStage = 'start' | 'initialize' | 'tools/list' | 'tools/call' | 'shutdown';
+
+export class ConnectorFailure extends Error {
+  constructor(readonly stage: SessionStage, message: string, readonly timedOut = false, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ConnectorFailure';
+  }
+}
+
+export interface ConnectorLaunch {
+  entry: CatalogEntry;
+  /** The connection's decrypted variables (declared names only). */
+  env: Record<string, string>;
+}
+
+export interface ConnectorSession {
+  /** Every tool the server offers, following tools/list pagination. */
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Process group id of a stdio connector, for diagnostics and tests. */
+  readonly pid: number | undefined;
+}
+
+const CLIENT_INFO = { name: 'ai-workspace', version: '0.1.0' };
+/** A server that keeps handing out cursors is cut off here. */
+const MAX_TOOL_PAGES = 50;
+const STDERR_QUOTE_CHARS = 300;
+
+/**
+ * Runs `work` in a fresh session. `timeoutMs` covers everything including shutdown: the work
+ * gets the deadline minus a kill grace, so a hanging connector is gone when this returns.
+ */
+export async function withConnectorSession<T>(
+  launch: ConnectorLaunch,
+  timeoutMs: number,
+  work: (session: ConnectorSession) => Promise<T>,
+): Promise<T> {
+  const killGraceMs = Math.min(1000, Math.floor(timeoutMs / 4));
+  const deadline = Date.now() + timeoutMs - killGraceMs;
+  const transport = createTransport(launch, killGraceMs);
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const stage: { current: SessionStage } = { current: 'initialize' };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), Math.max(0, deadline - Date.now()));
+  const requestOptions = () => ({ signal: abort.signal, timeout: Math.max(1, deadline - Date.now()) });
+  try {
+    await client.connect(transport, requestOptions());
+    const session: ConnectorSession = {
+      pid: transport instanceof ProcessGroupTransport ? transport.pid : undefined,
+      listTools: () => {
+        stage.current = 'tools/list';
+        return listAllTools(client, requestOptions);
+      },
+      callTool: async (name, args) => {
+        stage.current = 'tools/call';
+        return (await client.callTool({ name, arguments: args }, undefined, requestOptions())) as CallToolResult;
+      },
+    };
+    return await work(session);
+  } catch (error) {
+    throw describeFailure(error, stage.current, abort.signal.aborted || Date.now() >= deadline, timeoutMs, transport, launch.env);
+  } finally {
+    clearTimeout(timer);
+    await endRemoteSession(transport, killGraceMs);
+    await client.close().catch(() => {});
+    await transport.close().catch(() => {});
+  }
+}
+
+/** A stateful remote server keeps a session until told otherwise: say goodbye, briefly. */
+async function endRemoteSession(transport: Transport, graceMs: number): Promise<void> {
+  if (!(transport instanceof StreamableHTTPClientTransport) || !transport.sessionId) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    transport.terminateSession().catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function createTransport(launch: ConnectorLaunch, killGraceMs: number): Transport {
+  const { entry, env } = launch;
+  if (entry.transport === 'streamable-http') {
+    const headers = Object.fromEntries(Object.entries(entry.headers).map(([name, value]) => [name, fillPlaceholders(value, env)]));
+    return new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } });
+  }
+  return new ProcessGroupTransport({
+    command: entry.command,
+    args: entry.args.map((arg) => fillPlaceholders(arg, env)),
+    env: { ...entry.env, ...env },
+    killGraceMs,
+  });
+}
+
+async function listAllTools(client: Client, options: () => { signal: AbortSignal; timeout: number }): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
+    const result = await client.listTools(cursor === undefined ? {} : { cursor }, options());
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined || seenCursors.has(cursor)) return tools;
+    seenCursors.add(cursor);
+  }
+  throw new Error(`more than ${MAX_TOOL_PAGES} pages of tools`);
+}
+
+function describeFailure(
+  error: unknown,
+  stage: SessionStage,
+  timedOut: boolean,
+  timeoutMs: number,
+  transport: Transport,
+  env: Record<string, string>,
+): ConnectorFailure {
+  if (error instanceof ConnectorFailure) return error;
+  // connect() spawns the process first; a command that never started failed at "start".
+  if (transport instanceof ProcessGroupTransport && !transport.spawned) stage = 'start';
+  if (timedOut) return new ConnectorFailure(stage, `timed out after ${timeoutMs} ms during ${stage}`, true);
+  const reason = redact(error instanceof Error ? error.message : String(error), env);
+  const prefix = stage === 'start' ? 'could not start the connector' : `${stage} failed`;
+  if (!(transport instanceof ProcessGroupTransport)) return new ConnectorFailure(stage, `${prefix}: ${reason}`);
+  const exit = transport.exitDescription ? `; the connector exited with ${transport.exitDescription}` : '';
+  return new ConnectorFailure(stage, `${prefix}: ${reason}${exit}${quoteStderr(transport.stderrTail(), env)}`);
+}
+
+function quoteStderr(stderr: string, env: Record<string, string>): string {
+  const oneLine = redact(stderr, env).replace(/\s+/g, ' ').trim();
+  if (!oneLine) return '';
+  const tail = oneLine.length > STDERR_QUOTE_CHARS ? `...${oneLine.slice(-STDERR_QUOTE_CHARS)}` : oneLine;
+  return ` (stderr: ${tail})`;
+}
+
+/** Removes every secret value from text a connector produced before it is stored or shown. */
+export function redact(text: string, env: Record<string, string>): string {
+  let result = text;
+  const values = Object.values(env).filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+  for (const value of values) result = result.split(value).join('[redacted]');
+  return result;
+}

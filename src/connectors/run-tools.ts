@@ -1,0 +1,33 @@
+// Activities that give automation runs their tools: the tools of the automation owner's
+// connections, and one tool call per activity (its own timeout; the workflow retries nothing
+// a tool may already have done, see the retry policy where these are proxied).
+import type { AppDeps } from '../api/deps.js';
+import { Automation, AutomationRun } from '../automations/entities.js';
+import { callConnectionTool, listConnectionTools, TOOL_CALL_TIMEOUT_MS, type ConnectionTools, type ToolBinding, type ToolCallResult } from './tool-use.js';
+
+export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger'>) {
+  return {
+    /** The run's automation `tools` resolved to its owner's connections, as OpenAI function tools. */
+    async listRunTools(input: { runId: string }): Promise<ConnectionTools> {
+      const em = deps.orm.em.fork();
+      const run = await em.findOne(AutomationRun, { id: input.runId });
+      const automation = run ? await em.findOne(Automation, { id: run.automationId, organizationId: run.organizationId }) : null;
+      if (!run || !automation) return { tools: [], bindings: {}, unavailable: [] };
+      const tools = await listConnectionTools(deps, { organizationId: automation.organizationId, userId: automation.createdBy, toolIds: automation.tools });
+      for (const missing of tools.unavailable) {
+        deps.logger.warn({ runId: run.id, automationId: automation.id, toolId: missing.toolId }, 'run tool unavailable');
+      }
+      return tools;
+    },
+
+    async callRunTool(input: { runId: string; organizationId: string; binding: ToolBinding; arguments: string }): Promise<ToolCallResult> {
+      return callConnectionTool(deps, {
+        organizationId: input.organizationId,
+        connectionId: input.binding.connectionId,
+        toolName: input.binding.toolName,
+        arguments: input.arguments,
+        timeoutMs: TOOL_CALL_TIMEOUT_MS,
+      });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// Every entity schema the ORM knows. A feature adds its schemas here (and a migration).
+import { AssistantSchema } from '../assistants/entities.js';
+import { WebhookExecutionSchema, WebhookSchema } from '../webhooks/entities.js';
+import { AutomationRunSchema, AutomationSchema, ChannelDeliverySchema } from '../automations/entities.js';
+import { UsageRecordSchema } from '../billing/entities.js';
+import { ToolConnectionSchema } from '../connectors/entities.js';
+import { DlpPolicyRecordSchema, GatewayRequestRecordSchema } from '../gateway/entities.js';
+import { SkillSchema, SkillVersionSchema } from '../skills/entities.js';
+import { AuditEventSchema } from '../audit/entities.js';
+import { ApiKeySchema, InvitationSchema, OrganizationSchema, SessionSchema, UserSchema } from '../identity/entities.js';
+
+export const entities = [
+  OrganizationSchema,
+  UserSchema,
+  ApiKeySchema,
+  SessionSchema,
+  InvitationSchema,
+  AuditEventSchema,
+  UsageRecordSchema,
+  ToolConnectionSchema,
+  GatewayRequestRecordSchema,
+  DlpPolicyRecordSchema,
+  AssistantSchema,
+  WebhookSchema,
+  WebhookExecutionSchema,
+  SkillSchema,
+  SkillVersionSchema,
+  AutomationSchema,
+  AutomationRunSchema,
+  ChannelDeliverySchema,
+];

@@ -1,0 +1,25 @@
+// The committed migrations, in order. A feature appends its own; a migration never changes once
+// it has landed on main.
+import { Migration20261122000000_identity } from './Migration20261122000000_identity.js';
+import { Migration20261122000100_usage } from './Migration20261122000100_usage.js';
+import { Migration20261122001000_sessions_invitations_audit } from './Migration20261122001000_sessions_invitations_audit.js';
+import { Migration20261122002000_gateway } from './Migration20261122002000_gateway.js';
+import { Migration20261122003000_automations } from './Migration20261122003000_automations.js';
+import { Migration20261122004000_skills } from './Migration20261122004000_skills.js';
+import { Migration20261122005000_tool_connections } from './Migration20261122005000_tool_connections.js';
+import { Migration20261122006000_billing } from './Migration20261122006000_billing.js';
+import { Migration20261122006100_usage_hourly } from './Migration20261122006100_usage_hourly.js';
+import { Migration20261122007000_webhooks_assistants } from './Migration20261122007000_webhooks_assistants.js';
+
+export const migrationsList = [
+  { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
+  { name: 'Migration20261122000100_usage', class: Migration20261122000100_usage },
+  { name: 'Migration20261122001000_sessions_invitations_audit', class: Migration20261122001000_sessions_invitations_audit },
+  { name: 'Migration20261122002000_gateway', class: Migration20261122002000_gateway },
+  { name: 'Migration20261122003000_automations', class: Migration20261122003000_automations },
+  { name: 'Migration20261122004000_skills', class: Migration20261122004000_skills },
+  { name: 'Migration20261122005000_tool_connections', class: Migration20261122005000_tool_connections },
+  { name: 'Migration20261122006000_billing', class: Migration20261122006000_billing },
+  { name: 'Migration20261122006100_usage_hourly', class: Migration20261122006100_usage_hourly },
+  { name: 'Migration20261122007000_webhooks_assistants', class: Migration20261122007000_webhooks_assistants },
+];

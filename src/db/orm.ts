@@ -1,0 +1,75 @@
+// Database: MikroORM 6 on PostgreSQL when DATABASE_URL is set, on embedded PGlite under DATA_DIR
+// otherwise. One SQL dialect and one set of committed migrations for both; they run on start.
+import fs from 'node:fs';
+import path from 'node:path';
+import { MikroORM as PostgresORM, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { PGliteDriver } from 'mikro-orm-pglite';
+import type { Logger } from '../logger.js';
+import { entities } from './entities.js';
+import { migrationsList } from './migrations/index.js';
+
+export type Orm = PostgresORM;
+
+export interface DatabaseTarget {
+  /** A PostgreSQL URL, or undefined for PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory, or `memory://` for an in-memory database (tests). */
+  pgliteDir?: string;
+  poolMax?: number;
+  debug?: boolean;
+}
+
+export function describeDatabase(target: DatabaseTarget): string {
+  if (target.databaseUrl) {
+    const url = new URL(target.databaseUrl);
+    return `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}`;
+  }
+  return `PGlite ${target.pgliteDir ?? 'memory://'}`;
+}
+
+function ormOptions(target: DatabaseTarget): Options {
+  const common: Options = {
+    entities,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    debug: target.debug ?? false,
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    ensureDatabase: false,
+    discovery: { warnWhenNoEntities: false },
+  };
+  if (target.databaseUrl) {
+    return { ...common, clientUrl: target.databaseUrl, pool: { min: 0, max: target.poolMax ?? 10 } };
+  }
+  const dir = target.pgliteDir ?? 'memory://';
+  if (!dir.startsWith('memory://')) fs.mkdirSync(path.dirname(dir), { recursive: true });
+  // knex-pglite opens PGlite on `connection.filename` (empty = in-memory).
+  return {
+    ...common,
+    driver: PGliteDriver as unknown as Options['driver'],
+    dbName: 'pglite',
+    driverOptions: { connection: { filename: dir.startsWith('memory://') ? '' : dir } },
+  };
+}
+
+/** Opens the database and brings its schema up to date with the committed migrations. */
+export async function openDatabase(target: DatabaseTarget, logger?: Logger): Promise<Orm> {
+  const orm = await PostgresORM.init(ormOptions(target));
+  const applied = await orm.getMigrator().up();
+  if (applied.length > 0) {
+    logger?.info({ migrations: applied.map((m) => m.name), database: describeDatabase(target) }, 'migrations applied');
+  }
+  return orm;
+}
+
+/** A cheap round trip, for readiness. */
+export async function pingDatabase(orm: Orm): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}

@@ -1,0 +1,80 @@
+// The dev runner: the whole service in one command on embedded defaults. Starts the Temporal
+// dev server (unless TEMPORAL_ADDRESS is set) with its Web UI and a SQLite file under DATA_DIR,
+// then the worker and the API in this process (so they share PGlite when DATABASE_URL is unset),
+// and prints where everything is. SIGINT/SIGTERM stops all of it cleanly.
+import os from 'node:os';
+import path from 'node:path';
+import { startApi } from '../api/server.js';
+import { reconcileAutomationWorkflowsInBackground } from '../automations/automation-workflows.js';
+import { loadConfig } from '../config.js';
+import { bootstrapOnFirstStart } from '../identity/announce.js';
+import { createLogger } from '../logger.js';
+import { describeDatabase } from '../db/orm.js';
+import { databaseTarget, openRuntime } from '../runtime.js';
+import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from '../worker/bundle.js';
+import { startWorker } from '../worker/worker.js';
+import { runMain } from './process.js';
+import { startTemporalDevServer, type DevServer } from './temporal-server.js';
+
+await runMain('dev', async () => {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
+  let temporalServer: DevServer | undefined;
+  if (!config.TEMPORAL_ADDRESS) {
+    logger.info({ port: config.TEMPORAL_PORT, uiPort: config.TEMPORAL_UI_PORT }, 'starting Temporal dev server');
+    temporalServer = await startTemporalDevServer({
+      port: config.TEMPORAL_PORT,
+      uiPort: config.TEMPORAL_UI_PORT,
+      dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+      namespace: config.TEMPORAL_NAMESPACE,
+    });
+  }
+  try {
+    const bundlePath = await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
+    const runtime = await openRuntime(config, logger);
+    const bootstrap = await bootstrapOnFirstStart(runtime.orm, config, logger);
+    const worker = await startWorker({
+      address: temporalServer?.address ?? config.TEMPORAL_ADDRESS!,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      bundlePath,
+      activityDeps: runtime,
+      identity: `dev-worker@${os.hostname()}:${process.pid}`,
+    });
+    const api = await startApi(runtime, { port: config.PORT, host: config.HOST });
+    reconcileAutomationWorkflowsInBackground(runtime);
+
+    const lines = [
+      '',
+      'AI workspace is running',
+      `  API base URL      ${config.publicBaseUrl}`,
+      `  Health            http://localhost:${api.port}/readyz`,
+      `  Temporal Web UI   ${temporalServer?.uiUrl ?? '(external Temporal at ' + config.TEMPORAL_ADDRESS + ')'}`,
+      `  Temporal address  ${temporalServer?.address ?? config.TEMPORAL_ADDRESS}`,
+      `  Database          ${describeDatabase(databaseTarget(config))}`,
+      `  Redis             ${config.REDIS_URL ? 'REDIS_URL' : 'in-process fallback (single instance)'}`,
+      `  Data directory    ${config.dataDir}`,
+    ];
+    if (bootstrap.created && bootstrap.generated) {
+      lines.push(`  Owner API key     ${bootstrap.apiKey}   (${bootstrap.ownerEmail}; shown only on this first start)`);
+    } else if (bootstrap.created) {
+      lines.push(`  Owner API key     BOOTSTRAP_OWNER_API_KEY registered for ${bootstrap.ownerEmail}`);
+    } else {
+      lines.push('  Owner API key     created on the first start (keys are stored hashed; create more with POST /v1/api-keys)');
+    }
+    lines.push(`  Try               curl -H "Authorization: Bearer <key>" -X POST ${config.publicBaseUrl}/diagnostics/workflow`, '');
+    process.stdout.write(lines.join('\n') + '\n');
+
+    worker.done.catch((error: unknown) => logger.fatal({ err: error }, 'worker stopped unexpectedly'));
+    return async () => {
+      logger.info('stopping');
+      await api.stop();
+      await worker.stop();
+      await runtime.close();
+      await temporalServer?.stop();
+    };
+  } catch (error) {
+    await temporalServer?.stop();
+    throw error;
+  }
+});

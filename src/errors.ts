@@ -1,0 +1,95 @@
+// One error hierarchy. Services throw AppError with a code; the API maps the code to a status
+// through the single table below and renders the OpenAI-shaped body
+// {"error": {"code", "message", "type", "param"}}.
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  skill_not_publishable: 400,
+  unauthorized: 401,
+  budget_exceeded: 402,
+  forbidden: 403,
+  dlp_blocked: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  provider_error: 502,
+  provider_unavailable: 503,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The `type` field OpenAI clients read; grouped the way OpenAI groups its own errors. */
+const ERROR_TYPE: Record<ErrorCode, string> = {
+  bad_request: 'invalid_request_error',
+  skill_not_publishable: 'invalid_request_error',
+  unauthorized: 'authentication_error',
+  budget_exceeded: 'insufficient_quota',
+  forbidden: 'permission_error',
+  dlp_blocked: 'permission_error',
+  not_found: 'not_found_error',
+  method_not_allowed: 'invalid_request_error',
+  conflict: 'conflict_error',
+  payload_too_large: 'invalid_request_error',
+  unsupported_media_type: 'invalid_request_error',
+  rate_limited: 'rate_limit_error',
+  internal_error: 'server_error',
+  provider_error: 'upstream_error',
+  provider_unavailable: 'upstream_error',
+  service_unavailable: 'server_error',
+};
+
+export interface AppErrorOptions {
+  /** The request field at fault, e.g. `messages[0].role`. */
+  param?: string | null;
+  cause?: unknown;
+  /** Extra response headers, e.g. Retry-After. */
+  headers?: Record<string, string>;
+  /** Extra safe fields merged into the error object (never secrets or user content). */
+  details?: Record<string, unknown>;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+  readonly details: Record<string, unknown>;
+
+  constructor(readonly code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+    this.param = options.param ?? null;
+    this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
+  }
+
+  get type(): string {
+    return ERROR_TYPE[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: { ...this.details, code: this.code, message: this.message, type: this.type, param: this.param },
+    };
+  }
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; type: string; param: string | null; [key: string]: unknown };
+}
+
+export const badRequest = (message: string, param: string | null = null): AppError =>
+  new AppError('bad_request', message, { param });
+
+export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
+
+export const forbidden = (message = 'You do not have permission to perform this action'): AppError =>
+  new AppError('forbidden', message);
+
+export const unauthorized = (message = 'Missing or invalid API key or session'): AppError =>
+  new AppError('unauthorized', message);

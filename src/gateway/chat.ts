@@ -1,0 +1,272 @@
+// The chat use case, shared by the route (plain and streaming) and the run activities:
+// route -> DLP -> failover over the targets (budget reserved per call) -> usage and cost ->
+// one audit record, whatever the outcome.
+import { randomUUID } from 'node:crypto';
+import type { BudgetGuard } from '../billing/budget.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { GatewayConfig } from './config.js';
+import type { DlpVerdict } from './dlp/index.js';
+import type { GatewayOutcome } from './entities.js';
+import { ClientAbortedError, abortedError, providerError, type AttemptLog, type Failover } from './failover.js';
+import { costOf } from './pricing.js';
+import type { NormalizedChunk, TokenCounts } from './providers/types.js';
+import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
+import type { Router } from './router.js';
+import { estimateCompletionTokens, estimatePromptTokens } from './tokens.js';
+import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
+
+/** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
+export interface DlpInspector {
+  inspect(organizationId: string, messages: ChatMessage[]): Promise<DlpVerdict>;
+}
+
+/** An answer being streamed: the first content already arrived, so the target is settled. */
+export interface ChatCompletionStream {
+  id: string;
+  created: number;
+  /** The model id that answers. */
+  model: string;
+  /** Deltas, then one final chunk with usage (from the upstream, or estimated). */
+  chunks: AsyncIterable<NormalizedChunk>;
+}
+
+export interface ChatServiceDeps {
+  config: GatewayConfig;
+  router: Router;
+  failover: Failover;
+  transport: UpstreamTransport;
+  dlp: DlpInspector;
+  budget: BudgetGuard;
+  recorder: RequestRecorder;
+  clock: Clock;
+}
+
+/** What one request has gathered for its audit record so far. */
+interface Trail extends AttemptLog {
+  startedAt: number;
+  findings: Record<string, number>;
+  promptText: string | null;
+}
+
+export class ChatService {
+  constructor(private readonly deps: ChatServiceDeps) {}
+
+  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionResult> {
+    const trail = this.startTrail();
+    try {
+      const targets = this.deps.router.resolve(request.model);
+      const messages = await this.inspect(context, request.messages, trail);
+      const promptTokens = estimatePromptTokens(messages);
+      const upstreamRequest = { ...request, messages, stream: false };
+      const answered = await this.deps.failover.run(
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        (target, maxTokens) =>
+          this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }),
+      );
+      const { target, value: completion } = answered;
+      const usage = completion.usage ?? {
+        inputTokens: promptTokens,
+        outputTokens: estimateCompletionTokens(completion.content, completion.toolCalls),
+      };
+      const estimated = completion.usage === null;
+      const cost = costOf(target.model, usage);
+      await this.deps.budget.settle(answered.reservation, cost);
+      this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
+      return {
+        id: newCompletionId(),
+        model: target.model.id,
+        provider: target.provider.id,
+        upstreamModel: target.upstreamModel,
+        content: completion.content,
+        toolCalls: completion.toolCalls,
+        finishReason: completion.finishReason,
+        usage: { ...usage, estimated },
+        cost,
+        attempts: trail.attempts,
+      };
+    } catch (error) {
+      throw this.recordFailure(context, request, trail, error, false);
+    }
+  }
+
+  /** Resolves once the first upstream content arrived; failover happens before that. */
+  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream> {
+    const trail = this.startTrail();
+    try {
+      const targets = this.deps.router.resolve(request.model);
+      const messages = await this.inspect(context, request.messages, trail);
+      const promptTokens = estimatePromptTokens(messages);
+      const upstreamRequest = { ...request, messages, stream: true };
+      const answered = await this.deps.failover.run(
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        (target, maxTokens) =>
+          openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
+      );
+      const { head, rest } = answered.value;
+      return {
+        id: newCompletionId(),
+        created: Math.floor(this.deps.clock.now().getTime() / 1000),
+        model: answered.target.model.id,
+        chunks: this.relay(head, rest, { context, request, trail, answered, promptTokens }),
+      };
+    } catch (error) {
+      throw this.recordFailure(context, request, trail, error, true);
+    }
+  }
+
+  /** Forwards chunks as they come, then settles budget and records the outcome. */
+  private async *relay(
+    head: NormalizedChunk[],
+    rest: AsyncIterator<NormalizedChunk>,
+    state: { context: ChatContext; request: ChatCompletionRequest; trail: Trail; answered: Awaited<ReturnType<Failover['run']>>; promptTokens: number },
+  ): AsyncGenerator<NormalizedChunk> {
+    const { context, request, trail, answered } = state;
+    const output = new OutputTally();
+    let settled = false;
+    const finish = async (outcome: GatewayOutcome): Promise<TokenCounts> => {
+      settled = true;
+      const usage = output.usage(state.promptTokens);
+      const cost = costOf(answered.target.model, usage);
+      await this.deps.budget.settle(answered.reservation, cost);
+      const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
+      const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
+      this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
+      return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+    };
+    try {
+      for (const chunk of head) if (output.take(chunk)) yield chunk;
+      for (let next = await rest.next(); !next.done; next = await rest.next()) {
+        if (output.take(next.value)) yield next.value;
+      }
+      const usage = await finish('success');
+      yield { delta: {}, finishReason: null, usage };
+    } catch (error) {
+      if (error instanceof UpstreamAborted) {
+        await finish('aborted');
+        throw abortedError();
+      }
+      await finish('failure');
+      throw error instanceof UpstreamFailure ? providerError(error) : error;
+    } finally {
+      // Also runs when the consumer stops early (client gone): end the upstream call, record it.
+      await rest.return?.(undefined);
+      if (!settled) await finish('aborted');
+    }
+  }
+
+  private async inspect(context: ChatContext, messages: ChatMessage[], trail: Trail): Promise<ChatMessage[]> {
+    const inspected = await this.deps.dlp.inspect(context.organizationId, messages);
+    trail.findings = inspected.findings;
+    if (inspected.blocked.length > 0) {
+      // Names the detector types only: echoing the match would leak what DLP exists to protect.
+      throw new AppError('dlp_blocked', `Request blocked by the data-loss-prevention policy: found ${inspected.blocked.join(', ')}`, {
+        details: { detectors: inspected.blocked },
+      });
+    }
+    if (this.deps.config.auditPromptText) trail.promptText = JSON.stringify(inspected.messages);
+    return inspected.messages;
+  }
+
+  private startTrail(): Trail {
+    return { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null };
+  }
+
+  private recordFailure(context: ChatContext, request: ChatCompletionRequest, trail: Trail, error: unknown, stream: boolean): unknown {
+    const appError = error instanceof AppError ? error : undefined;
+    const outcome: GatewayOutcome =
+      appError?.code === 'dlp_blocked' ? 'blocked'
+        : error instanceof ClientAbortedError ? 'aborted'
+        : appError && appError.status < 500 ? 'rejected'
+        : 'failure';
+    const status = outcome === 'aborted' ? 499 : (appError?.status ?? 500);
+    const zero = { inputTokens: 0, outputTokens: 0, estimated: false, cost: 0 };
+    this.record(context, request, trail, outcome, status, appError?.code ?? 'internal_error', zero, stream);
+    return error;
+  }
+
+  private record(
+    context: ChatContext,
+    request: ChatCompletionRequest,
+    trail: Trail,
+    outcome: GatewayOutcome,
+    status: number,
+    errorCode: string | null,
+    usage: TokenCounts & { estimated: boolean; cost: number },
+    stream: boolean,
+  ): void {
+    const target = trail.target;
+    const entry: GatewayRequestEntry = {
+      organizationId: context.organizationId,
+      userId: context.userId,
+      apiKeyId: context.apiKeyId ?? null,
+      source: context.source,
+      runId: context.runId ?? null,
+      requestId: context.requestId ?? null,
+      modelRequested: request.model,
+      model: target?.model.id ?? null,
+      provider: target?.provider.id ?? null,
+      upstreamModel: target?.upstreamModel ?? null,
+      stream,
+      attempts: trail.attempts,
+      outcome,
+      status,
+      errorCode,
+      latencyMs: Math.round(performance.now() - trail.startedAt),
+      ...usage,
+      dlpFindings: trail.findings,
+      promptText: trail.promptText,
+      createdAt: this.deps.clock.now(),
+    };
+    this.deps.recorder.record(entry);
+  }
+}
+
+/** Pulls until the first chunk that carries content (not just the role), so failover stays possible until then. */
+async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ head: NormalizedChunk[]; rest: AsyncGenerator<NormalizedChunk> }> {
+  const head: NormalizedChunk[] = [];
+  try {
+    for (;;) {
+      const next = await stream.next();
+      if (next.done) return { head, rest: stream };
+      head.push(next.value);
+      const { delta } = next.value;
+      if (delta.content !== undefined || delta.tool_calls !== undefined || next.value.finishReason !== null || next.value.usage) {
+        return { head, rest: stream };
+      }
+    }
+  } catch (error) {
+    await stream.return(undefined);
+    throw error;
+  }
+}
+
+/** Accumulates what was streamed, for usage when the upstream reports none; drops upstream usage chunks. */
+class OutputTally {
+  private text = '';
+  private readonly toolArguments: ToolCall[] = [];
+  private reported: TokenCounts | undefined;
+
+  /** Returns whether the chunk should be forwarded. */
+  take(chunk: NormalizedChunk): boolean {
+    if (chunk.usage) {
+      this.reported = chunk.usage;
+      return false;
+    }
+    if (chunk.delta.content) this.text += chunk.delta.content;
+    for (const call of chunk.delta.tool_calls ?? []) {
+      this.toolArguments.push({ id: '', type: 'function', function: { name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' } });
+    }
+    return true;
+  }
+
+  usage(promptTokens: number): TokenCounts & { estimated: boolean } {
+    if (this.reported) return { ...this.reported, estimated: false };
+    return { inputTokens: promptTokens, outputTokens: estimateCompletionTokens(this.text, this.toolArguments), estimated: true };
+  }
+}
+
+function newCompletionId(): string {
+  return `chatcmpl-${randomUUID().replaceAll('-', '')}`;
+}

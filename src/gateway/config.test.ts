@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.js';
+import { CircuitBreakers } from './breaker.js';
+import { defaultGatewayConfig, loadGatewayConfig, parseGatewayConfig, readGatewayConfigFile } from './config.js';
+import { createRouter, effectiveMaxTokens } from './router.js';
+import { SseParser } from './sse.js';
+import { parseRetryAfter } from './transport.js';
+
+const valid = {
+  providers: [{ id: 'p', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: '${KEY}' }],
+  models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], maxOutputTokens: 100 }],
+  tiers: { standard: ['m'] },
+};
+
+function write(name: string, text: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gw-')), name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+describe('gateway config', () => {
+  it('reads YAML and JSON with ${VAR} from the environment', () => {
+    const yaml = write('g.yaml', 'providers:\n  - { id: p, type: anthropic, apiKey: "${KEY}" }\nmodels:\n  - { id: m, targets: [{ provider: p, upstreamModel: u }] }\n');
+    const config = readGatewayConfigFile(yaml, { KEY: 'secret' });
+    expect(config.providers[0]).toMatchObject({ apiKey: 'secret', baseUrl: 'https://api.anthropic.com/v1', timeoutMs: 60_000 });
+    expect(readGatewayConfigFile(write('g.json', JSON.stringify(valid)), { KEY: 'k' }).providers[0]?.apiKey).toBe('k');
+  });
+
+  it.each([
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'nope', upstreamModel: 'u' }] }] }, 'models[0].targets[0].provider'],
+    [{ ...valid, providers: [{ id: 'p', type: 'grpc' }] }, 'providers[0].type'],
+    [{ ...valid, tiers: { standard: ['ghost'] } }, 'tiers.standard[0]'],
+    [{ ...valid, models: [{ id: 'standard', targets: [{ provider: 'p', upstreamModel: 'u' }] }] }, 'models[0].id'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], inputPricePer1M: -1 }] }, 'models[0].inputPricePer1M'],
+  ])('names the bad field (%#: %s)', (document, field) => {
+    expect(() => parseGatewayConfig(document, 'f')).toThrow(`Invalid gateway config f: ${field}:`);
+  });
+
+  it('names a missing environment variable', () => {
+    expect(() => readGatewayConfigFile(write('g.json', JSON.stringify(valid)), {})).toThrow(/providers\[0\]\.apiKey: environment variable KEY is not set/);
+  });
+
+  it('defaults to the dev responder on every tier, and to keyed providers when keys are set', () => {
+    const dev = createRouter(defaultGatewayConfig({}));
+    expect(dev.resolve('standard').map((t) => t.provider.type)).toEqual(['dev']);
+    const keyed = createRouter(loadGatewayConfig({ file: undefined, env: {}, openaiApiKey: 'sk', anthropicApiKey: 'ant' }));
+    expect(keyed.resolve('standard').map((t) => t.provider.id)).toEqual(['openai', 'anthropic']);
+    expect(keyed.resolve('dev-echo')).toHaveLength(1);
+  });
+});
+
+describe('routing', () => {
+  it('caps max_tokens at the model limit', () => {
+    const model = parseGatewayConfig(valid).models[0]!;
+    expect(effectiveMaxTokens(500, model)).toBe(100);
+    expect(effectiveMaxTokens(50, model)).toBe(50);
+    expect(effectiveMaxTokens(undefined, model)).toBe(100);
+    expect(effectiveMaxTokens(undefined, { ...model, maxOutputTokens: undefined })).toBeUndefined();
+  });
+});
+
+describe('circuit breaker', () => {
+  it('opens after the threshold, for the cooldown, and re-opens on the next failure', () => {
+    const clock = new ManualClock();
+    const breakers = new CircuitBreakers({ failureThreshold: 2, cooldownMs: 1000, maxRetryAfterWaitMs: 0 }, clock);
+    breakers.recordFailure('t');
+    expect(breakers.isAvailable('t')).toBe(true);
+    breakers.recordFailure('t');
+    expect(breakers.isAvailable('t')).toBe(false);
+    expect(breakers.msUntilAvailable(['t'])).toBe(1000);
+    clock.advance(1000);
+    expect(breakers.isAvailable('t')).toBe(true);
+    breakers.recordFailure('t');
+    expect(breakers.isAvailable('t')).toBe(false);
+    clock.advance(1000);
+    breakers.recordSuccess('t');
+    breakers.recordFailure('t');
+    expect(breakers.isAvailable('t')).toBe(true);
+  });
+
+  it('keeps a target aside for its Retry-After, bounded', () => {
+    const clock = new ManualClock();
+    const breakers = new CircuitBreakers({ failureThreshold: 5, cooldownMs: 1000, maxRetryAfterWaitMs: 0 }, clock);
+    breakers.recordFailure('t', 3_600_000);
+    expect(breakers.msUntilAvailable(['t'])).toBe(60_000);
+  });
+});
+
+describe('wire helpers', () => {
+  it('parses SSE split at any byte', () => {
+    const parser = new SseParser();
+    const text = 'event: a\ndata: {"x":1}\n\n: comment\ndata: [DONE]\r\n\r\n';
+    const events = [...Buffer.from(text)].flatMap((byte) => parser.push(Uint8Array.of(byte)));
+    expect(events).toEqual([{ event: 'a', data: '{"x":1}' }, { data: '[DONE]' }]);
+  });
+
+  it('parses Retry-After as seconds, HTTP date or retry-after-ms', () => {
+    expect(parseRetryAfter({ 'retry-after': '2' })).toBe(2000);
+    expect(parseRetryAfter({ 'retry-after-ms': '150' })).toBe(150);
+    expect(parseRetryAfter({ 'retry-after': new Date(10_000).toUTCString() }, 4_000)).toBe(6000);
+    expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
+    expect(parseRetryAfter({})).toBeUndefined();
+  });
+});

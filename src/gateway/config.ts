@@ -1,0 +1,203 @@
+// The gateway config: providers, models (ordered failover targets, prices, output limit) and tiers.
+// Read from GATEWAY_CONFIG (JSON or YAML, format in DESIGN.md section 3) with ${VAR} taken from
+// the environment; without a file, the built-in `dev` provider plus OpenAI and Anthropic when
+// their keys are set. A bad file fails start-up with a message naming the field.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { z } from 'zod';
+
+export const TIERS = ['standard', 'premium', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'dev'] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+const providerSchema = z.object({
+  id: z.string().min(1),
+  type: z.enum(PROVIDER_TYPES),
+  baseUrl: z.url().optional(),
+  apiKey: z.string().optional(),
+  timeoutMs: z.number().int().positive().default(60_000),
+});
+
+const targetSchema = z.object({
+  provider: z.string().min(1),
+  upstreamModel: z.string().min(1),
+});
+
+const modelSchema = z.object({
+  id: z.string().min(1),
+  targets: z.array(targetSchema).min(1),
+  inputPricePer1M: z.number().nonnegative().default(0),
+  outputPricePer1M: z.number().nonnegative().default(0),
+  maxOutputTokens: z.number().int().positive().optional(),
+});
+
+const breakerSchema = z.object({
+  /** Consecutive failures that open a target's circuit. */
+  failureThreshold: z.number().int().positive().default(3),
+  /** How long an open circuit skips the target. */
+  cooldownMs: z.number().int().positive().default(30_000),
+  /** Longest Retry-After the gateway waits for before retrying the last target once. */
+  maxRetryAfterWaitMs: z.number().int().nonnegative().default(1_000),
+});
+
+const gatewayConfigSchema = z
+  .object({
+    providers: z.array(providerSchema).min(1),
+    models: z.array(modelSchema).min(1),
+    tiers: z.partialRecord(z.enum(TIERS), z.array(z.string().min(1)).min(1)).default({}),
+    breaker: breakerSchema.default({ failureThreshold: 3, cooldownMs: 30_000, maxRetryAfterWaitMs: 1_000 }),
+    /** Keep prompt text in the audit log (off by default: audit records carry no prompt text). */
+    auditPromptText: z.boolean().default(false),
+  })
+  .superRefine((config, ctx) => {
+    const providerIds = new Set<string>();
+    config.providers.forEach((provider, index) => {
+      if (providerIds.has(provider.id)) {
+        ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: `duplicate provider id "${provider.id}"` });
+      }
+      providerIds.add(provider.id);
+    });
+    const modelIds = new Set<string>();
+    config.models.forEach((model, index) => {
+      if (modelIds.has(model.id)) {
+        ctx.addIssue({ code: 'custom', path: ['models', index, 'id'], message: `duplicate model id "${model.id}"` });
+      }
+      if ((TIERS as readonly string[]).includes(model.id)) {
+        ctx.addIssue({ code: 'custom', path: ['models', index, 'id'], message: 'a model id cannot be a tier name' });
+      }
+      modelIds.add(model.id);
+      model.targets.forEach((target, targetIndex) => {
+        if (!providerIds.has(target.provider)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['models', index, 'targets', targetIndex, 'provider'],
+            message: `unknown provider "${target.provider}"`,
+          });
+        }
+      });
+    });
+    for (const [tier, models] of Object.entries(config.tiers)) {
+      models?.forEach((modelId, index) => {
+        if (!modelIds.has(modelId)) {
+          ctx.addIssue({ code: 'custom', path: ['tiers', tier, index], message: `unknown model "${modelId}"` });
+        }
+      });
+    }
+  });
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+export type ProviderConfig = GatewayConfig['providers'][number];
+export type ModelConfig = GatewayConfig['models'][number];
+export type BreakerConfig = GatewayConfig['breaker'];
+
+export class GatewayConfigError extends Error {
+  constructor(source: string, field: string, detail: string) {
+    super(`Invalid gateway config ${source}: ${field}: ${detail}`);
+    this.name = 'GatewayConfigError';
+  }
+}
+
+const DEFAULT_BASE_URLS: Record<Exclude<ProviderType, 'dev'>, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+};
+
+/** The deterministic local responder's model: answers without any network. */
+export const DEV_MODEL_ID = 'dev-echo';
+
+/** Replaces ${VAR} in every string of a parsed document; a missing variable is an error. */
+export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, source: string, at: string[] = []): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
+      const found = env[name];
+      if (found === undefined) throw new GatewayConfigError(source, formatPath(at), `environment variable ${name} is not set`);
+      return found;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, index) => substituteEnv(item, env, source, [...at, String(index)]));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substituteEnv(item, env, source, [...at, key])]),
+    );
+  }
+  return value;
+}
+
+/** Validates a parsed document (after env substitution) and fills in provider defaults. */
+export function parseGatewayConfig(document: unknown, source = 'document'): GatewayConfig {
+  const parsed = gatewayConfigSchema.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new GatewayConfigError(source, formatPath(issue?.path ?? []), issue?.message ?? 'invalid');
+  }
+  const config = parsed.data;
+  config.providers = config.providers.map((provider) =>
+    provider.type === 'dev' || provider.baseUrl ? provider : { ...provider, baseUrl: DEFAULT_BASE_URLS[provider.type] },
+  );
+  return config;
+}
+
+export function readGatewayConfigFile(file: string, env: NodeJS.ProcessEnv): GatewayConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new GatewayConfigError(file, 'file', (error as Error).message);
+  }
+  let document: unknown;
+  try {
+    document = ['.yaml', '.yml'].includes(path.extname(file).toLowerCase()) ? YAML.parse(text) : JSON.parse(text);
+  } catch (error) {
+    throw new GatewayConfigError(file, 'file', `not valid ${path.extname(file) === '.json' ? 'JSON' : 'JSON or YAML'}: ${(error as Error).message}`);
+  }
+  return parseGatewayConfig(substituteEnv(document, env, file), file);
+}
+
+/** Without a config file: the dev responder on every tier, plus OpenAI/Anthropic when keyed. */
+export function defaultGatewayConfig(keys: { openaiApiKey?: string | undefined; anthropicApiKey?: string | undefined }): GatewayConfig {
+  const providers: unknown[] = [{ id: 'dev', type: 'dev' }];
+  const models: unknown[] = [
+    // Nominal prices so cost accounting is visible in development; nothing is billed by anyone.
+    { id: DEV_MODEL_ID, targets: [{ provider: 'dev', upstreamModel: DEV_MODEL_ID }], inputPricePer1M: 1, outputPricePer1M: 2, maxOutputTokens: 4096 },
+  ];
+  if (keys.openaiApiKey) {
+    providers.push({ id: 'openai', type: 'openai', apiKey: keys.openaiApiKey });
+    models.push(
+      { id: 'gpt-4o-mini', targets: [{ provider: 'openai', upstreamModel: 'gpt-4o-mini' }], inputPricePer1M: 0.15, outputPricePer1M: 0.6, maxOutputTokens: 16_384 },
+      { id: 'gpt-4o', targets: [{ provider: 'openai', upstreamModel: 'gpt-4o' }], inputPricePer1M: 2.5, outputPricePer1M: 10, maxOutputTokens: 16_384 },
+    );
+  }
+  if (keys.anthropicApiKey) {
+    providers.push({ id: 'anthropic', type: 'anthropic', apiKey: keys.anthropicApiKey });
+    models.push(
+      { id: 'claude-3-5-haiku-latest', targets: [{ provider: 'anthropic', upstreamModel: 'claude-3-5-haiku-latest' }], inputPricePer1M: 0.8, outputPricePer1M: 4, maxOutputTokens: 8192 },
+      { id: 'claude-sonnet-4-0', targets: [{ provider: 'anthropic', upstreamModel: 'claude-sonnet-4-0' }], inputPricePer1M: 3, outputPricePer1M: 15, maxOutputTokens: 8192 },
+    );
+  }
+  // Tiers go to the keyed providers; the dev responder serves them only when none is keyed, so
+  // an outage of a real provider never silently turns into echo answers.
+  const keyedFast = [keys.openaiApiKey && 'gpt-4o-mini', keys.anthropicApiKey && 'claude-3-5-haiku-latest'].filter(Boolean);
+  const keyedSmart = [keys.openaiApiKey && 'gpt-4o', keys.anthropicApiKey && 'claude-sonnet-4-0'].filter(Boolean);
+  const fast = keyedFast.length > 0 ? keyedFast : [DEV_MODEL_ID];
+  const smart = keyedSmart.length > 0 ? keyedSmart : [DEV_MODEL_ID];
+  return parseGatewayConfig({ providers, models, tiers: { standard: fast, premium: smart, enterprise: smart } }, 'built-in defaults');
+}
+
+export function loadGatewayConfig(options: {
+  file: string | undefined;
+  env: NodeJS.ProcessEnv;
+  openaiApiKey?: string | undefined;
+  anthropicApiKey?: string | undefined;
+}): GatewayConfig {
+  return options.file ? readGatewayConfigFile(options.file, options.env) : defaultGatewayConfig(options);
+}
+
+function formatPath(segments: readonly PropertyKey[]): string {
+  return segments.reduce<string>((out, segment) => {
+    if (typeof segment === 'number' || /^\d+$/.test(String(segment))) return `${out}[${String(segment)}]`;
+    return out ? `${out}.${String(segment)}` : String(segment);
+  }, '') || '(root)';
+}

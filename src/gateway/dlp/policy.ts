@@ -1,0 +1,71 @@
+// Per-organization DLP policy: one action per detector. Safe defaults: secrets, cards, SSNs and
+// IBANs are blocked; e-mail addresses and phone numbers are logged. Organizations change actions
+// with PUT /dlp/policy; policies are cached per process for a few seconds.
+import type { Clock } from '../../clock.js';
+import type { Orm } from '../../db/orm.js';
+import { DlpPolicyRecord } from '../entities.js';
+import { DETECTOR_TYPES, type DetectorType } from './detectors.js';
+
+export const DLP_ACTIONS = ['block', 'mask', 'log', 'off'] as const;
+export type DlpAction = (typeof DLP_ACTIONS)[number];
+export type DlpPolicy = Record<DetectorType, DlpAction>;
+
+export const DEFAULT_DLP_POLICY: Readonly<DlpPolicy> = Object.freeze(
+  Object.fromEntries(DETECTOR_TYPES.map((type) => [type, type === 'email' || type === 'phone' ? 'log' : 'block'])) as DlpPolicy,
+);
+
+export interface DlpPolicyView {
+  detectors: DlpPolicy;
+  updatedAt: string | null;
+}
+
+/** How long another API instance may serve an organization's previous policy. */
+const CACHE_TTL_MS = 5_000;
+
+export class DlpPolicies {
+  private readonly cache = new Map<string, { policy: DlpPolicy; expiresAt: number }>();
+
+  constructor(private readonly orm: Orm, private readonly clock: Clock) {}
+
+  /** The effective policy (defaults for detectors the organization never set). */
+  async policyFor(organizationId: string): Promise<DlpPolicy> {
+    const now = this.clock.now().getTime();
+    const cached = this.cache.get(organizationId);
+    if (cached && cached.expiresAt > now) return cached.policy;
+    const record = await this.orm.em.fork().findOne(DlpPolicyRecord, { organizationId });
+    const policy = merge(record?.actions ?? {});
+    this.cache.set(organizationId, { policy, expiresAt: now + CACHE_TTL_MS });
+    return policy;
+  }
+
+  async view(organizationId: string): Promise<DlpPolicyView> {
+    const record = await this.orm.em.fork().findOne(DlpPolicyRecord, { organizationId });
+    return { detectors: merge(record?.actions ?? {}), updatedAt: record?.updatedAt.toISOString() ?? null };
+  }
+
+  /** Changes the given detectors' actions; the others keep theirs. */
+  async update(organizationId: string, userId: string, changes: Partial<DlpPolicy>): Promise<DlpPolicyView> {
+    const em = this.orm.em.fork();
+    const record = await em.findOne(DlpPolicyRecord, { organizationId });
+    const updatedAt = this.clock.now();
+    if (record) {
+      record.actions = { ...record.actions, ...changes };
+      record.updatedBy = userId;
+      record.updatedAt = updatedAt;
+    } else {
+      em.create(DlpPolicyRecord, { organizationId, actions: { ...changes }, updatedBy: userId, updatedAt });
+    }
+    await em.flush();
+    this.cache.delete(organizationId);
+    return this.view(organizationId);
+  }
+}
+
+function merge(stored: Record<string, string>): DlpPolicy {
+  const policy = { ...DEFAULT_DLP_POLICY };
+  for (const type of DETECTOR_TYPES) {
+    const action = stored[type];
+    if ((DLP_ACTIONS as readonly string[]).includes(action ?? '')) policy[type] = action as DlpAction;
+  }
+  return policy;
+}

@@ -1,0 +1,116 @@
+// Tries a request's targets in order: skips targets whose circuit is open, reserves budget
+// before each upstream call (released when the call fails), moves on after a retryable failure
+// (connect error, timeout, 429, 5xx), honours a short Retry-After on the last target once, and
+// ends with 503 provider_unavailable when no target answered or 502 provider_error when one
+// refused the request for good.
+import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
+import { AppError } from '../errors.js';
+import type { CircuitBreakers } from './breaker.js';
+import type { BreakerConfig } from './config.js';
+import { worstCaseCost } from './pricing.js';
+import { effectiveMaxTokens, type RouteTarget } from './router.js';
+import { UpstreamAborted, UpstreamFailure } from './transport.js';
+
+export interface AttemptLog {
+  attempts: number;
+  /** The last target tried. */
+  target: RouteTarget | undefined;
+}
+
+export interface Answered<T> {
+  target: RouteTarget;
+  value: T;
+  reservation: BudgetReservation;
+  maxTokens: number | undefined;
+}
+
+export interface FailoverInput {
+  organizationId: string;
+  targets: RouteTarget[];
+  requestedMaxTokens: number | undefined;
+  promptTokens: number;
+  signal: AbortSignal | undefined;
+  log: AttemptLog;
+}
+
+export class Failover {
+  constructor(
+    private readonly breakers: CircuitBreakers,
+    private readonly budget: BudgetGuard,
+    private readonly config: BreakerConfig,
+  ) {}
+
+  async run<T>(input: FailoverInput, call: (target: RouteTarget, maxTokens: number | undefined) => Promise<T>): Promise<Answered<T>> {
+    const available = input.targets.filter((target) => this.breakers.isAvailable(target.key));
+    let waitedForRetryAfter = false;
+    for (let index = 0; index < available.length; index++) {
+      const target = available[index]!;
+      const maxTokens = effectiveMaxTokens(input.requestedMaxTokens, target.model);
+      const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens));
+      input.log.attempts += 1;
+      input.log.target = target;
+      try {
+        const value = await call(target, maxTokens);
+        this.breakers.recordSuccess(target.key);
+        return { target, value, reservation, maxTokens };
+      } catch (error) {
+        await this.budget.release(reservation);
+        if (error instanceof UpstreamAborted) throw abortedError();
+        if (!(error instanceof UpstreamFailure)) throw error;
+        if (!error.retryable) throw providerError(error);
+        this.breakers.recordFailure(target.key, error.retryAfterMs);
+        const isLast = index === available.length - 1;
+        if (isLast && !waitedForRetryAfter && this.shortRetryAfter(error)) {
+          waitedForRetryAfter = true;
+          await sleep(error.retryAfterMs!, input.signal);
+          index -= 1;
+        }
+      }
+    }
+    throw this.unavailable(input.targets);
+  }
+
+  private shortRetryAfter(error: UpstreamFailure): boolean {
+    return error.retryAfterMs !== undefined && error.retryAfterMs <= this.config.maxRetryAfterWaitMs;
+  }
+
+  private unavailable(targets: RouteTarget[]): AppError {
+    const waitMs = this.breakers.msUntilAvailable(targets.map((t) => t.key));
+    const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+    return new AppError('provider_unavailable', 'All providers for the requested model are unavailable; retry later', {
+      headers: { 'Retry-After': retryAfter },
+    });
+  }
+}
+
+export function providerError(failure: UpstreamFailure): AppError {
+  return new AppError('provider_error', failure.message, {
+    details: failure.status === undefined ? {} : { upstream_status: failure.status },
+  });
+}
+
+/** The caller went away mid-request; nobody reads the answer, the audit records `aborted`. */
+export class ClientAbortedError extends AppError {
+  constructor() {
+    super('bad_request', 'Request aborted by the client');
+  }
+}
+
+export function abortedError(): AppError {
+  return new ClientAbortedError();
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,79 @@
+// The gateway core: routing, DLP, provider call, failover, usage. Served in-process to the chat
+// completions route and wrapped as activities for runs.
+import type { BudgetGuard } from '../billing/budget.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Orm } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+import { CircuitBreakers } from './breaker.js';
+import { ChatService, type ChatCompletionStream } from './chat.js';
+import { loadGatewayConfig, type GatewayConfig } from './config.js';
+import { DlpPolicies, inspectMessages } from './dlp/index.js';
+import { Failover } from './failover.js';
+import { RequestRecorder } from './recorder.js';
+import { createRouter } from './router.js';
+import { UpstreamTransport } from './transport.js';
+import type { ChatCompletionRequest, ChatContext, ChatGateway } from './types.js';
+
+export type { ChatCompletionStream } from './chat.js';
+
+export interface GatewayDeps {
+  config: Config;
+  logger: Logger;
+  orm: Orm;
+  budget: BudgetGuard;
+  clock: Clock;
+  /** A parsed gateway config instead of GATEWAY_CONFIG (tests, benchmarks). */
+  gatewayConfig?: GatewayConfig;
+}
+
+export interface Gateway extends ChatGateway {
+  /** Streams an answer; resolves when the first upstream content arrived (failover happens before). */
+  stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream>;
+  /** Per-organization DLP policies (GET/PUT /dlp/policy). */
+  readonly dlpPolicies: DlpPolicies;
+  /** Model ids and tiers clients may ask for. */
+  models(): string[];
+  /** Flushes buffered audit and usage records (graceful shutdown). */
+  close(): Promise<void>;
+}
+
+export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
+  const gatewayConfig =
+    deps.gatewayConfig ??
+    loadGatewayConfig({
+      file: deps.config.GATEWAY_CONFIG,
+      env: process.env,
+      openaiApiKey: deps.config.OPENAI_API_KEY,
+      anthropicApiKey: deps.config.ANTHROPIC_API_KEY,
+    });
+  const router = createRouter(gatewayConfig);
+  const transport = new UpstreamTransport();
+  const recorder = new RequestRecorder(deps.orm, deps.logger);
+  const breakers = new CircuitBreakers(gatewayConfig.breaker, deps.clock);
+  const dlpPolicies = new DlpPolicies(deps.orm, deps.clock);
+  const chat = new ChatService({
+    config: gatewayConfig,
+    router,
+    failover: new Failover(breakers, deps.budget, gatewayConfig.breaker),
+    transport,
+    dlp: { inspect: (organizationId, messages) => inspectMessages(dlpPolicies, organizationId, messages) },
+    budget: deps.budget,
+    recorder,
+    clock: deps.clock,
+  });
+  deps.logger.info(
+    { providers: gatewayConfig.providers.map((p) => `${p.id}:${p.type}`), models: router.names(), source: deps.config.GATEWAY_CONFIG ?? 'built-in' },
+    'gateway ready',
+  );
+  return {
+    complete: (request, context, signal) => chat.complete(request, context, signal),
+    stream: (request, context, signal) => chat.stream(request, context, signal),
+    dlpPolicies,
+    models: () => router.names(),
+    async close() {
+      await recorder.close();
+      await transport.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Our API's wire format: gateway results shaped as OpenAI's chat.completion and
+// chat.completion.chunk objects, so OpenAI clients read them unchanged.
+import type { ChatCompletionStream } from './chat.js';
+import type { NormalizedChunk } from './providers/types.js';
+import type { ChatCompletionResult } from './types.js';
+
+export function toCompletionBody(result: ChatCompletionResult, created: number) {
+  return {
+    id: result.id,
+    object: 'chat.completion',
+    created,
+    model: result.model,
+    choices: [{
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: result.content,
+        ...(result.toolCalls.length > 0 ? { tool_calls: result.toolCalls } : {}),
+      },
+      finish_reason: result.finishReason,
+      logprobs: null,
+    }],
+    usage: {
+      prompt_tokens: result.usage.inputTokens,
+      completion_tokens: result.usage.outputTokens,
+      total_tokens: result.usage.inputTokens + result.usage.outputTokens,
+    },
+  };
+}
+
+/**
+ * Serializes a stream's chunks as SSE `data:` lines: the role on the first chunk only, the usage
+ * chunk (empty choices) only when the client asked for it.
+ */
+export async function* toSseEvents(stream: ChatCompletionStream, includeUsage: boolean): AsyncGenerator<string> {
+  const head = `{"id":"${stream.id}","object":"chat.completion.chunk","created":${stream.created},"model":${JSON.stringify(stream.model)},`;
+  let roleSent = false;
+  for await (const chunk of stream.chunks) {
+    if (chunk.usage) {
+      if (includeUsage) yield `data: ${head}"choices":[],"usage":${JSON.stringify(usageOf(chunk))}}\n\n`;
+      continue;
+    }
+    const delta = roleSent ? withoutRole(chunk) : { role: 'assistant', ...chunk.delta };
+    roleSent = true;
+    yield `data: ${head}"choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${JSON.stringify(chunk.finishReason)}}]}\n\n`;
+  }
+}
+
+export const SSE_DONE = 'data: [DONE]\n\n';
+
+function withoutRole(chunk: NormalizedChunk): NormalizedChunk['delta'] {
+  if (chunk.delta.role === undefined) return chunk.delta;
+  const { role: _role, ...rest } = chunk.delta;
+  return rest;
+}
+
+function usageOf(chunk: NormalizedChunk) {
+  const usage = chunk.usage!;
+  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+}

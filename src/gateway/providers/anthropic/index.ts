@@ -1,0 +1,219 @@
+// Anthropic Messages API: system messages become the `system` field, tool calls and tool results
+// become content blocks, stop reasons and usage are mapped back, and the stream's typed events
+// (message_start, content_block_*, message_delta) are translated into OpenAI-shaped deltas.
+import { classifyUpstreamStatus, upstreamErrorType } from '../errors.js';
+import type {
+  BuildRequestInput,
+  HttpProviderAdapter,
+  NormalizedChunk,
+  NormalizedCompletion,
+  ProviderErrorInfo,
+  SseEvent,
+  StreamTranslator,
+  UpstreamHttpRequest,
+} from '../types.js';
+import { UpstreamStreamError } from '../types.js';
+import type { ChatCompletionRequest, ChatMessage, ToolCall } from '../../types.js';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+/** Anthropic requires max_tokens; used when neither the request nor the model sets one. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string };
+
+interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: string | ContentBlock[];
+}
+
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+}
+
+const STOP_REASONS: Record<string, string> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
+
+export function mapStopReason(reason: string | null | undefined): string {
+  return (reason && STOP_REASONS[reason]) ?? 'stop';
+}
+
+export function toAnthropicMessages(messages: ChatMessage[]): { system: string | undefined; messages: AnthropicMessage[] } {
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content ?? '');
+  const out: AnthropicMessage[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const converted = toAnthropicMessage(message);
+    const previous = out[out.length - 1];
+    // Anthropic wants alternating roles: consecutive same-role turns (e.g. several tool results) merge.
+    if (previous && previous.role === converted.role) {
+      previous.content = [...asBlocks(previous.content), ...asBlocks(converted.content)];
+    } else {
+      out.push(converted);
+    }
+  }
+  return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: out };
+}
+
+function toAnthropicMessage(message: ChatMessage): AnthropicMessage {
+  if (message.role === 'tool') {
+    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content: message.content ?? '' }] };
+  }
+  if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
+    const blocks: ContentBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
+    for (const call of message.tool_calls) {
+      blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+    }
+    return { role: 'assistant', content: blocks };
+  }
+  return { role: message.role === 'assistant' ? 'assistant' : 'user', content: message.content ?? '' };
+}
+
+function asBlocks(content: string | ContentBlock[]): ContentBlock[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+function toAnthropicToolChoice(choice: ChatCompletionRequest['tool_choice']): unknown {
+  if (choice === undefined) return undefined;
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'required') return { type: 'any' };
+  return { type: 'tool', name: choice.function.name };
+}
+
+export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpRequest {
+  const { request } = input;
+  const { system, messages } = toAnthropicMessages(request.messages);
+  const body: Record<string, unknown> = {
+    model: input.upstreamModel,
+    messages,
+    max_tokens: input.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+  };
+  if (system !== undefined) body.system = system;
+  // Anthropic's temperature range is 0..1; OpenAI's 0..2 is scaled onto it.
+  if (request.temperature !== undefined) body.temperature = request.temperature / 2;
+  if (request.top_p !== undefined) body.top_p = request.top_p;
+  if (request.tools !== undefined) {
+    body.tools = request.tools.map((tool) => ({
+      name: tool.function.name,
+      description: tool.function.description,
+      input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+    }));
+  }
+  const toolChoice = toAnthropicToolChoice(request.tool_choice);
+  if (toolChoice !== undefined) body.tool_choice = toolChoice;
+  if (input.stream) body.stream = true;
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
+  if (input.apiKey) headers['x-api-key'] = input.apiKey;
+  return { path: '/messages', headers, body: JSON.stringify(body) };
+}
+
+interface AnthropicResponse {
+  content?: ContentBlock[];
+  stop_reason?: string | null;
+  usage?: AnthropicUsage;
+}
+
+export function parseAnthropicResponse(body: unknown): NormalizedCompletion {
+  const response = body as AnthropicResponse;
+  if (!Array.isArray(response.content)) throw new UpstreamStreamError('upstream response has no content');
+  const text = response.content.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text);
+  const toolCalls: ToolCall[] = response.content
+    .filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
+    .map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+  const usage = response.usage;
+  return {
+    content: text.length > 0 ? text.join('') : null,
+    toolCalls,
+    finishReason: mapStopReason(response.stop_reason),
+    usage:
+      typeof usage?.input_tokens === 'number' && typeof usage.output_tokens === 'number'
+        ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens }
+        : null,
+  };
+}
+
+interface AnthropicStreamEvent {
+  type: string;
+  index?: number;
+  message?: { usage?: AnthropicUsage };
+  content_block?: { type: string; id?: string; name?: string };
+  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
+  usage?: AnthropicUsage;
+}
+
+export function createAnthropicStreamTranslator(): StreamTranslator {
+  let inputTokens: number | undefined;
+  // Anthropic numbers content blocks; OpenAI numbers tool calls: keep a block -> tool index map.
+  const toolIndexByBlock = new Map<number, number>();
+  return {
+    translate(event: SseEvent): NormalizedChunk[] {
+      const parsed = JSON.parse(event.data) as AnthropicStreamEvent;
+      switch (parsed.type) {
+        case 'message_start':
+          inputTokens = parsed.message?.usage?.input_tokens;
+          return [{ delta: { role: 'assistant' }, finishReason: null }];
+        case 'content_block_start': {
+          const block = parsed.content_block;
+          if (block?.type !== 'tool_use') return [];
+          const toolIndex = toolIndexByBlock.size;
+          toolIndexByBlock.set(parsed.index ?? 0, toolIndex);
+          return [{
+            delta: { tool_calls: [{ index: toolIndex, id: block.id ?? '', type: 'function', function: { name: block.name ?? '', arguments: '' } }] },
+            finishReason: null,
+          }];
+        }
+        case 'content_block_delta': {
+          const delta = parsed.delta;
+          if (delta?.type === 'text_delta') return [{ delta: { content: delta.text ?? '' }, finishReason: null }];
+          if (delta?.type === 'input_json_delta') {
+            const index = toolIndexByBlock.get(parsed.index ?? 0) ?? 0;
+            return [{ delta: { tool_calls: [{ index, function: { arguments: delta.partial_json ?? '' } }] }, finishReason: null }];
+          }
+          return [];
+        }
+        case 'message_delta': {
+          const out: NormalizedChunk[] = [{ delta: {}, finishReason: mapStopReason(parsed.delta?.stop_reason) }];
+          const outputTokens = parsed.usage?.output_tokens;
+          if (typeof inputTokens === 'number' && typeof outputTokens === 'number') {
+            out.push({ delta: {}, finishReason: null, usage: { inputTokens, outputTokens } });
+          }
+          return out;
+        }
+        case 'error':
+          throw new UpstreamStreamError('upstream reported an error inside the stream');
+        default:
+          return [];
+      }
+    },
+  };
+}
+
+export function mapAnthropicError(status: number, body: string): ProviderErrorInfo {
+  const info = classifyUpstreamStatus(status, 'The upstream provider');
+  const type = upstreamErrorType(body);
+  return type ? { ...info, message: `${info.message}: ${type}` } : info;
+}
+
+export const anthropicProvider: HttpProviderAdapter = {
+  buildRequest: buildAnthropicRequest,
+  parseResponse: parseAnthropicResponse,
+  createStreamTranslator: createAnthropicStreamTranslator,
+  mapProviderError: mapAnthropicError,
+};

@@ -1,0 +1,106 @@
+// OpenAI-compatible providers (OpenAI itself and any API speaking its chat completions format):
+// the request passes through with the upstream model and the capped max_tokens; streams ask for
+// usage (stream_options.include_usage).
+import { classifyUpstreamStatus, upstreamErrorType } from '../errors.js';
+import type {
+  BuildRequestInput,
+  HttpProviderAdapter,
+  NormalizedChunk,
+  NormalizedCompletion,
+  ProviderErrorInfo,
+  SseEvent,
+  StreamTranslator,
+  TokenCounts,
+  ToolCallDelta,
+  UpstreamHttpRequest,
+} from '../types.js';
+import { UpstreamStreamError } from '../types.js';
+import type { ToolCall } from '../../types.js';
+
+interface OpenAiUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+}
+
+interface OpenAiResponse {
+  choices?: { message?: { content?: string | null; tool_calls?: ToolCall[] }; finish_reason?: string | null }[];
+  usage?: OpenAiUsage | null;
+}
+
+interface OpenAiChunk {
+  choices?: { delta?: { role?: string; content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[];
+  usage?: OpenAiUsage | null;
+  error?: { message?: string };
+}
+
+export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpRequest {
+  const { request } = input;
+  const body: Record<string, unknown> = {
+    model: input.upstreamModel,
+    messages: request.messages,
+  };
+  if (input.maxTokens !== undefined) body.max_tokens = input.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.top_p !== undefined) body.top_p = request.top_p;
+  if (request.tools !== undefined) body.tools = request.tools;
+  if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
+  if (input.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (input.apiKey) headers.authorization = `Bearer ${input.apiKey}`;
+  return { path: '/chat/completions', headers, body: JSON.stringify(body) };
+}
+
+export function parseOpenAiResponse(body: unknown): NormalizedCompletion {
+  const response = body as OpenAiResponse;
+  const choice = response.choices?.[0];
+  if (!choice) throw new UpstreamStreamError('upstream response has no choices');
+  return {
+    content: choice.message?.content ?? null,
+    toolCalls: choice.message?.tool_calls ?? [],
+    finishReason: choice.finish_reason ?? 'stop',
+    usage: toTokenCounts(response.usage),
+  };
+}
+
+export function createOpenAiStreamTranslator(): StreamTranslator {
+  return {
+    translate(event: SseEvent): NormalizedChunk[] {
+      if (event.data === '[DONE]') return [];
+      const chunk = JSON.parse(event.data) as OpenAiChunk;
+      if (chunk.error) throw new UpstreamStreamError('upstream reported an error inside the stream');
+      const out: NormalizedChunk[] = [];
+      for (const choice of chunk.choices ?? []) {
+        const delta = choice.delta ?? {};
+        const normalized: NormalizedChunk = { delta: {}, finishReason: choice.finish_reason ?? null };
+        if (delta.role === 'assistant') normalized.delta.role = 'assistant';
+        if (typeof delta.content === 'string') normalized.delta.content = delta.content;
+        if (delta.tool_calls) normalized.delta.tool_calls = delta.tool_calls;
+        out.push(normalized);
+      }
+      const usage = toTokenCounts(chunk.usage);
+      if (usage) out.push({ delta: {}, finishReason: null, usage });
+      return out;
+    },
+  };
+}
+
+export function mapOpenAiError(status: number, body: string): ProviderErrorInfo {
+  const info = classifyUpstreamStatus(status, 'The upstream provider');
+  const type = upstreamErrorType(body);
+  return type ? { ...info, message: `${info.message}: ${type}` } : info;
+}
+
+function toTokenCounts(usage: OpenAiUsage | null | undefined): TokenCounts | null {
+  if (!usage || typeof usage.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number') return null;
+  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+}
+
+export const openAiProvider: HttpProviderAdapter = {
+  buildRequest: buildOpenAiRequest,
+  parseResponse: parseOpenAiResponse,
+  createStreamTranslator: createOpenAiStreamTranslator,
+  mapProviderError: mapOpenAiError,
+};

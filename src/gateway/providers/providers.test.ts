@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { buildAnthropicRequest, createAnthropicStreamTranslator, mapAnthropicError, parseAnthropicResponse } from './anthropic/index.js';
+import { buildOpenAiRequest, createOpenAiStreamTranslator, mapOpenAiError, parseOpenAiResponse } from './openai/index.js';
+
+describe('mapProviderError', () => {
+  it.each([
+    [429, true],
+    [500, true],
+    [502, true],
+    [503, true],
+    [529, true],
+    [408, true],
+    [400, false],
+    [401, false],
+    [403, false],
+    [404, false],
+    [422, false],
+  ])('classifies status %i as retryable=%s', (status, retryable) => {
+    expect(mapOpenAiError(status, '').retryable).toBe(retryable);
+    expect(mapAnthropicError(status, '').retryable).toBe(retryable);
+  });
+
+  it('passes on the upstream error type but never its message', () => {
+    const openai = mapOpenAiError(400, JSON.stringify({ error: { message: 'your prompt: secret', type: 'invalid_request_error', code: 'context_length_exceeded' } }));
+    expect(openai.message).toContain('context_length_exceeded');
+    expect(openai.message).not.toContain('secret');
+    const anthropic = mapAnthropicError(529, JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'secret' } }));
+    expect(anthropic).toEqual({ retryable: true, message: expect.stringContaining('overloaded_error') });
+    expect(mapOpenAiError(500, '<html>oops</html>').message).not.toContain('html');
+  });
+});
+
+describe('openai transforms', () => {
+  it('asks for usage in streams and sends the capped max_tokens and the upstream model', () => {
+    const built = buildOpenAiRequest({ request: { model: 'standard', messages: [{ role: 'user', content: 'hi' }] }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: true });
+    expect(built.path).toBe('/chat/completions');
+    expect(built.headers.authorization).toBe('Bearer k');
+    expect(JSON.parse(built.body)).toEqual({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10, stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('reads content, tool calls and usage, and stream chunks', () => {
+    expect(parseOpenAiResponse({ choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] })).toEqual({ content: 'x', toolCalls: [], finishReason: 'stop', usage: null });
+    const translator = createOpenAiStreamTranslator();
+    expect(translator.translate({ data: JSON.stringify({ choices: [{ delta: { role: 'assistant', content: 'a' }, finish_reason: null }] }) })).toEqual([{ delta: { role: 'assistant', content: 'a' }, finishReason: null }]);
+    expect(translator.translate({ data: JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } }) })).toEqual([{ delta: {}, finishReason: null, usage: { inputTokens: 3, outputTokens: 4 } }]);
+    expect(translator.translate({ data: '[DONE]' })).toEqual([]);
+    expect(() => translator.translate({ data: JSON.stringify({ error: { message: 'boom' } }) })).toThrow();
+  });
+});
+
+describe('anthropic transforms', () => {
+  it('extracts system prompts, merges consecutive turns, scales temperature, maps tools', () => {
+    const built = buildAnthropicRequest({
+      request: {
+        model: 'm',
+        temperature: 1,
+        messages: [
+          { role: 'system', content: 'A' },
+          { role: 'system', content: 'B' },
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }, { id: 't2', type: 'function', function: { name: 'g', arguments: 'not json' } }] },
+          { role: 'tool', tool_call_id: 't1', content: 'r1' },
+          { role: 'tool', tool_call_id: 't2', content: 'r2' },
+        ],
+        tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
+        tool_choice: 'required',
+      },
+      upstreamModel: 'claude-x',
+      maxTokens: undefined,
+      apiKey: 'k',
+      stream: false,
+    });
+    const body = JSON.parse(built.body);
+    expect(body).toMatchObject({ model: 'claude-x', system: 'A\n\nB', max_tokens: 4096, temperature: 0.5, tool_choice: { type: 'any' } });
+    expect(body.tools).toEqual([{ name: 'f', input_schema: { type: 'object' } }]);
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } }, { type: 'tool_use', id: 't2', name: 'g', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r1' }, { type: 'tool_result', tool_use_id: 't2', content: 'r2' }] },
+    ]);
+  });
+
+  it('maps stop reasons and usage', () => {
+    expect(parseAnthropicResponse({ content: [{ type: 'text', text: 'hi' }], stop_reason: 'max_tokens', usage: { input_tokens: 5, output_tokens: 2 } })).toEqual({
+      content: 'hi',
+      toolCalls: [],
+      finishReason: 'length',
+      usage: { inputTokens: 5, outputTokens: 2 },
+    });
+  });
+
+  it('translates stream events into deltas, tool calls and a usage chunk', () => {
+    const t = createAnthropicStreamTranslator();
+    const events = [
+      { type: 'message_start', message: { usage: { input_tokens: 9 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } },
+      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'tu', name: 'f' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"a"' } },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 4 } },
+      { type: 'message_stop' },
+    ].flatMap((event) => t.translate({ event: event.type, data: JSON.stringify(event) }));
+    expect(events).toEqual([
+      { delta: { role: 'assistant' }, finishReason: null },
+      { delta: { content: 'Hi' }, finishReason: null },
+      { delta: { tool_calls: [{ index: 0, id: 'tu', type: 'function', function: { name: 'f', arguments: '' } }] }, finishReason: null },
+      { delta: { tool_calls: [{ index: 0, function: { arguments: '{"a"' } }] }, finishReason: null },
+      { delta: {}, finishReason: 'tool_calls' },
+      { delta: {}, finishReason: null, usage: { inputTokens: 9, outputTokens: 4 } },
+    ]);
+    expect(() => t.translate({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error' } }) })).toThrow();
+  });
+});

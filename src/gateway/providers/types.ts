@@ -1,0 +1,84 @@
+// What every provider is: data (its config) plus pure transforms between our OpenAI-shaped
+// request/response and the upstream's wire format. Transport (undici pools, failover) lives
+// outside the providers so the transforms stay pure and unit-testable.
+import type { ChatCompletionRequest, ToolCall } from '../types.js';
+
+export interface TokenCounts {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The upstream's answer, normalized. `usage` is null when the upstream reported none. */
+export interface NormalizedCompletion {
+  content: string | null;
+  toolCalls: ToolCall[];
+  finishReason: string;
+  usage: TokenCounts | null;
+}
+
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+export interface ChunkDelta {
+  role?: 'assistant';
+  content?: string;
+  tool_calls?: ToolCallDelta[];
+}
+
+/** One streamed piece, normalized: a delta, a finish reason, or the final usage. */
+export interface NormalizedChunk {
+  delta: ChunkDelta;
+  finishReason: string | null;
+  usage?: TokenCounts;
+}
+
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/** Stateful per stream (Anthropic spreads tool calls and usage over several events). */
+export interface StreamTranslator {
+  translate(event: SseEvent): NormalizedChunk[];
+}
+
+export interface UpstreamHttpRequest {
+  /** Appended to the provider's base URL path. */
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** How an upstream error is classified: retryable ones move to the next target. */
+export interface ProviderErrorInfo {
+  retryable: boolean;
+  /** Safe for clients: never echoes upstream bodies that could hold prompt text or keys. */
+  message: string;
+}
+
+export interface BuildRequestInput {
+  request: ChatCompletionRequest;
+  upstreamModel: string;
+  maxTokens: number | undefined;
+  apiKey: string | undefined;
+  stream: boolean;
+}
+
+export interface HttpProviderAdapter {
+  buildRequest(input: BuildRequestInput): UpstreamHttpRequest;
+  parseResponse(body: unknown): NormalizedCompletion;
+  createStreamTranslator(): StreamTranslator;
+  mapProviderError(status: number, body: string): ProviderErrorInfo;
+}
+
+/** Thrown by a stream translator when the upstream reports an error inside the stream. */
+export class UpstreamStreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamStreamError';
+  }
+}

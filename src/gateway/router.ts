@@ -1,0 +1,50 @@
+// Routing: a model id or a tier name becomes the ordered list of targets to try, each carrying
+// its model (prices, output limit) and provider. Unknown names are the caller's error (400).
+import { badRequest } from '../errors.js';
+import { TIERS, type GatewayConfig, type ModelConfig, type ProviderConfig } from './config.js';
+
+export interface RouteTarget {
+  /** Identifies the target for its circuit breaker. */
+  key: string;
+  provider: ProviderConfig;
+  model: ModelConfig;
+  upstreamModel: string;
+}
+
+export interface Router {
+  resolve(modelOrTier: string): RouteTarget[];
+  /** Every model id and tier clients may send. */
+  names(): string[];
+}
+
+export function createRouter(config: GatewayConfig): Router {
+  const providers = new Map(config.providers.map((p) => [p.id, p]));
+  const targetsOf = (model: ModelConfig): RouteTarget[] =>
+    model.targets.map((target) => ({
+      key: `${target.provider}/${target.upstreamModel}`,
+      provider: providers.get(target.provider)!,
+      model,
+      upstreamModel: target.upstreamModel,
+    }));
+  const routes = new Map<string, RouteTarget[]>();
+  const models = new Map(config.models.map((m) => [m.id, m]));
+  for (const model of config.models) routes.set(model.id, targetsOf(model));
+  for (const tier of TIERS) {
+    const names = config.tiers[tier];
+    if (names) routes.set(tier, names.flatMap((name) => targetsOf(models.get(name)!)));
+  }
+  return {
+    resolve(modelOrTier) {
+      const targets = routes.get(modelOrTier);
+      if (!targets) throw badRequest(`The model '${modelOrTier}' does not exist or no provider serves it`, 'model');
+      return targets;
+    },
+    names: () => [...routes.keys()],
+  };
+}
+
+/** The gateway's output limit wins over a larger (or missing) max_tokens. */
+export function effectiveMaxTokens(requested: number | undefined, model: ModelConfig): number | undefined {
+  if (model.maxOutputTokens === undefined) return requested;
+  return requested === undefined ? model.maxOutputTokens : Math.min(requested, model.maxOutputTokens);
+}

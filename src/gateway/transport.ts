@@ -1,0 +1,170 @@
+// Calls upstream providers: undici keep-alive pools per origin for HTTP providers, the local
+// responder for `dev`. Every failure leaves as an UpstreamFailure that says whether the next
+// target may be tried; the transforms themselves live in providers/<name>/.
+import { Pool } from 'undici';
+import type { ProviderConfig, ProviderType } from './config.js';
+import { anthropicProvider } from './providers/anthropic/index.js';
+import { devComplete, devStreamChunks } from './providers/dev/index.js';
+import { openAiProvider } from './providers/openai/index.js';
+import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion } from './providers/types.js';
+import { UpstreamStreamError } from './providers/types.js';
+import { SseParser } from './sse.js';
+import type { ChatCompletionRequest } from './types.js';
+
+const HTTP_ADAPTERS: Record<Exclude<ProviderType, 'dev'>, HttpProviderAdapter> = {
+  openai: openAiProvider,
+  anthropic: anthropicProvider,
+};
+
+/** Upstream error bodies are read only this far (they are classified, never forwarded). */
+const ERROR_BODY_LIMIT = 16 * 1024;
+
+export class UpstreamFailure extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status: number | undefined,
+    readonly retryAfterMs: number | undefined = undefined,
+  ) {
+    super(message);
+    this.name = 'UpstreamFailure';
+  }
+}
+
+/** The caller went away; not the target's fault. */
+export class UpstreamAborted extends Error {
+  constructor() {
+    super('request aborted by the client');
+    this.name = 'UpstreamAborted';
+  }
+}
+
+export interface CallInput {
+  provider: ProviderConfig;
+  upstreamModel: string;
+  request: ChatCompletionRequest;
+  maxTokens: number | undefined;
+  signal: AbortSignal | undefined;
+}
+
+export class UpstreamTransport {
+  private readonly pools = new Map<string, Pool>();
+
+  async complete(input: CallInput): Promise<NormalizedCompletion> {
+    if (input.provider.type === 'dev') return devComplete(input.request, input.maxTokens);
+    const adapter = HTTP_ADAPTERS[input.provider.type];
+    const body = await this.send(adapter, input, false);
+    try {
+      return adapter.parseResponse(await body.json());
+    } catch (error) {
+      throw this.failure(error, input.signal);
+    }
+  }
+
+  /**
+   * Streams normalized chunks. Nothing is requested until the first next(): connect errors,
+   * timeouts and error statuses surface there, before the client has seen a byte.
+   */
+  async *stream(input: CallInput): AsyncGenerator<NormalizedChunk> {
+    if (input.provider.type === 'dev') {
+      yield* devStreamChunks(input.request, input.maxTokens);
+      return;
+    }
+    const adapter = HTTP_ADAPTERS[input.provider.type];
+    const body = await this.send(adapter, input, true);
+    const translator = adapter.createStreamTranslator();
+    const parser = new SseParser();
+    try {
+      for await (const bytes of body) {
+        for (const event of parser.push(bytes as Buffer)) yield* translator.translate(event);
+      }
+    } catch (error) {
+      throw this.failure(error, input.signal);
+    } finally {
+      // Ends the upstream request when the consumer stops early (client disconnect).
+      if (!body.destroyed) body.destroy();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+    this.pools.clear();
+  }
+
+  private async send(adapter: HttpProviderAdapter, input: CallInput, stream: boolean) {
+    const { provider } = input;
+    const base = new URL(provider.baseUrl ?? '');
+    const upstream = adapter.buildRequest({
+      request: input.request,
+      upstreamModel: input.upstreamModel,
+      maxTokens: input.maxTokens,
+      apiKey: provider.apiKey,
+      stream,
+    });
+    let response;
+    try {
+      response = await this.pool(base.origin).request({
+        method: 'POST',
+        path: `${base.pathname.replace(/\/+$/, '')}${upstream.path}`,
+        headers: upstream.headers,
+        body: upstream.body,
+        signal: input.signal,
+        headersTimeout: provider.timeoutMs,
+        bodyTimeout: provider.timeoutMs,
+      });
+    } catch (error) {
+      throw this.failure(error, input.signal);
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
+    const text = await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => '');
+    const info = adapter.mapProviderError(response.statusCode, text);
+    throw new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
+  }
+
+  private failure(error: unknown, signal: AbortSignal | undefined): Error {
+    if (signal?.aborted) return new UpstreamAborted();
+    if (error instanceof UpstreamFailure) return error;
+    if (error instanceof UpstreamStreamError) return new UpstreamFailure(error.message, true, undefined);
+    if (error instanceof SyntaxError) return new UpstreamFailure('upstream sent a malformed response', true, undefined);
+    const code = (error as { code?: string }).code ?? 'unknown';
+    const timeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+    return new UpstreamFailure(timeout ? 'upstream timed out' : `upstream connection failed (${code})`, true, undefined);
+  }
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connectTimeout: 10_000 });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+}
+
+async function readLimited(body: AsyncIterable<unknown> & { destroy(): void }, limit: number): Promise<string> {
+  let text = '';
+  for await (const bytes of body) {
+    text += String(bytes);
+    if (text.length >= limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return text.slice(0, limit);
+}
+
+/** Retry-After in seconds or as an HTTP date, or OpenAI's retry-after-ms; undefined when absent or bad. */
+export function parseRetryAfter(headers: Record<string, string | string[] | undefined>, nowMs = Date.now()): number | undefined {
+  const ms = Number(first(headers['retry-after-ms']));
+  if (Number.isFinite(ms) && ms >= 0 && first(headers['retry-after-ms']) !== undefined) return ms;
+  const value = first(headers['retry-after']);
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,73 @@
+// The gateway's contract with its callers: the chat completions route (plain and streaming) and
+// the automation/webhook activities (plain). Request fields follow OpenAI's chat format.
+
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+export interface ChatCompletionRequest {
+  /** A model id or a tier name (standard, premium, enterprise). */
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  max_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  tools?: ToolDefinition[];
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+}
+
+/** Who is asking and on whose account the usage is recorded. */
+export interface ChatContext {
+  organizationId: string;
+  userId: string;
+  apiKeyId?: string | undefined;
+  source: 'gateway' | 'automation' | 'webhook' | 'assistant';
+  /** Run or webhook execution this call belongs to. */
+  runId?: string | undefined;
+  requestId?: string | undefined;
+}
+
+export interface ChatUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** True when the upstream reported no usage and a tokenizer counted it. */
+  estimated: boolean;
+}
+
+export interface ChatCompletionResult {
+  id: string;
+  /** The model id that answered (configured model id, not the tier). */
+  model: string;
+  provider: string;
+  upstreamModel: string;
+  content: string | null;
+  toolCalls: ToolCall[];
+  finishReason: string;
+  usage: ChatUsage;
+  /** USD, from the configured per-model prices. */
+  cost: number;
+  attempts: number;
+}
+
+/** The in-process gateway core, wrapped as activities for runs. */
+export interface ChatGateway {
+  complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionResult>;
+}

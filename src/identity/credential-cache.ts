@@ -1,0 +1,104 @@
+// Caches API key lookups per API process so a request does not cost a database round trip.
+// Correctness does not depend on the cache: every change that could invalidate a cached caller
+// (key revoked, user removed, disabled or re-roled) evicts it here at once and fans the eviction
+// out to every other API instance through shared pub/sub. A short TTL bounds staleness if a
+// message were ever lost (e.g. during a Redis reconnect).
+import { performance } from 'node:perf_hooks';
+import type { SharedState } from '../redis.js';
+import type { Caller } from './caller.js';
+
+const CHANNEL = 'identity:credentials-changed';
+const TTL_MS = 30_000;
+const MAX_ENTRIES = 10_000;
+
+export type CredentialChange = { apiKeyId: string } | { userId: string };
+
+interface Entry {
+  caller: Caller;
+  cachedAt: number;
+}
+
+export class CredentialCache {
+  private readonly byKeyHash = new Map<string, Entry>();
+  /** When this process last wrote lastUsedAt for a key (epoch ms of the injected clock). */
+  private readonly lastUsedWrites = new Map<string, number>();
+  private evictions = 0;
+
+  /** Settles once this instance receives other instances' evictions. */
+  readonly listening: Promise<void>;
+
+  constructor(private readonly shared: SharedState) {
+    this.listening = this.listen();
+  }
+
+  private async listen(): Promise<void> {
+    await this.shared.subscribe(CHANNEL, (message) => {
+      try {
+        this.evict(JSON.parse(message) as CredentialChange);
+      } catch {
+        // A malformed message cannot name an entry; the TTL still bounds staleness.
+      }
+    });
+  }
+
+  get(keyHash: string): Caller | undefined {
+    const entry = this.byKeyHash.get(keyHash);
+    if (!entry) return undefined;
+    if (performance.now() - entry.cachedAt > TTL_MS) {
+      this.byKeyHash.delete(keyHash);
+      return undefined;
+    }
+    return entry.caller;
+  }
+
+  /** Changes whenever something is evicted; see `set`. */
+  get generation(): number {
+    return this.evictions;
+  }
+
+  /**
+   * Caches a caller read from the database. `generationAtRead` is `generation` taken before
+   * the read: if an eviction happened since, the read may predate it and is not cached.
+   */
+  set(keyHash: string, caller: Caller, generationAtRead: number): void {
+    if (generationAtRead !== this.evictions) return;
+    if (this.byKeyHash.size >= MAX_ENTRIES) this.byKeyHash.clear();
+    this.byKeyHash.set(keyHash, { caller, cachedAt: performance.now() });
+  }
+
+  /** Evicts here at once, then tells every other instance. Call after the change is committed. */
+  async invalidate(change: CredentialChange): Promise<void> {
+    this.evict(change);
+    await this.shared.publish(CHANNEL, JSON.stringify(change));
+  }
+
+  /** True at most once per `intervalMs` per key in this process: when lastUsedAt is due a write. */
+  claimLastUsedWrite(apiKeyId: string, nowMs: number, intervalMs: number): boolean {
+    const last = this.lastUsedWrites.get(apiKeyId);
+    if (last !== undefined && nowMs - last < intervalMs) return false;
+    if (this.lastUsedWrites.size >= MAX_ENTRIES) this.lastUsedWrites.clear();
+    this.lastUsedWrites.set(apiKeyId, nowMs);
+    return true;
+  }
+
+  private evict(change: CredentialChange): void {
+    this.evictions++;
+    for (const [hash, entry] of this.byKeyHash) {
+      const matches = 'apiKeyId' in change ? entry.caller.apiKeyId === change.apiKeyId : entry.caller.userId === change.userId;
+      if (matches) this.byKeyHash.delete(hash);
+    }
+  }
+}
+
+// One cache per runtime: the auth middleware reads it and the services that change credentials
+// evict from it, and both reach it through the SharedState they are given.
+const caches = new WeakMap<SharedState, CredentialCache>();
+
+export function credentialCacheFor(shared: SharedState): CredentialCache {
+  let cache = caches.get(shared);
+  if (!cache) {
+    cache = new CredentialCache(shared);
+    caches.set(shared, cache);
+  }
+  return cache;
+}

@@ -1,0 +1,48 @@
+// Request bodies and parameters of the identity endpoints. Every object is strict: an unknown or
+// privileged field (role, organizationId, status...) is a 400, never silently applied.
+import { z } from 'zod';
+import { badRequest } from '../errors.js';
+
+export const idParam = z.uuid('must be a valid id');
+
+export const createApiKeyBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+});
+
+export const inviteUserBody = z.strictObject({
+  email: z.email().max(320),
+  role: z.enum(['admin', 'member']).default('member'),
+});
+
+export const changeRoleBody = z.strictObject({
+  role: z.enum(['admin', 'member'], 'must be admin or member (ownership is not assigned here)'),
+});
+
+export const password = z.string().min(12, 'must be at least 12 characters').max(256);
+
+export const loginBody = z.strictObject({
+  email: z.email().max(320),
+  password: z.string().min(1).max(256),
+});
+
+export const acceptInvitationBody = z.strictObject({
+  token: z.string().min(20).max(200),
+  name: z.string().trim().min(1).max(200),
+  password,
+});
+
+export const pageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** Parses `value` or throws 400 bad_request naming the first bad field (`param`). */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, paramPrefix?: string): z.infer<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : (issue?.path ?? []);
+  const field = [paramPrefix, ...path.map(String)].filter((part) => part !== undefined && part !== '').join('.');
+  const detail = issue?.code === 'unrecognized_keys' ? 'is not an accepted field' : (issue?.message ?? 'is invalid');
+  throw badRequest(field ? `${field} ${detail}` : detail, field || null);
+}

@@ -1,0 +1,115 @@
+// Members of an organization: list, profile, role changes and removal, with the role rules of
+// DESIGN.md: admins manage members; only the owner promotes to or demotes from admin; nobody
+// becomes owner here; the owner cannot be removed. Another organization's user is 404.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordAuditEvent } from '../audit/audit.service.js';
+import { forbidden, notFound } from '../errors.js';
+import type { IdentityContext } from './context.js';
+import { hasRole, type Caller } from './caller.js';
+import { credentialCacheFor } from './credential-cache.js';
+import { ApiKey, Invitation, User, type Role, type UserStatus } from './entities.js';
+import { endUserSessions } from './sessions.js';
+
+export interface UserView {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  status: UserStatus;
+  lastLoginAt: string | null;
+  createdAt: string;
+}
+
+export function toUserView(user: User): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    status: user.status,
+    lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export async function listUsers(ctx: IdentityContext): Promise<{ users: UserView[]; total: number }> {
+  const users = await ctx.em.find(User, { organization: ctx.caller.organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return { users: users.map(toUserView), total: users.length };
+}
+
+export async function getCurrentUser(ctx: IdentityContext): Promise<UserView> {
+  return toUserView(await findMember(ctx.em, ctx.caller, ctx.caller.userId));
+}
+
+export async function changeUserRole(ctx: IdentityContext, userId: string, role: Exclude<Role, 'owner'>): Promise<UserView> {
+  const user = await findMember(ctx.em, ctx.caller, userId);
+  assertCanManage(ctx.caller, user, role);
+  const previous = user.role;
+  if (previous === role) return toUserView(user);
+  user.role = role;
+  audit(ctx, ctx.em, 'user.role_changed', user, { from: previous, to: role });
+  await ctx.em.flush();
+  // Keys act with their creator's current role: demotion applies on the next request.
+  await credentialCacheFor(ctx.shared).invalidate({ userId: user.id });
+  return toUserView(user);
+}
+
+/** Removes the user; their sessions, API keys and invitations end with them, at once. */
+export async function removeUser(ctx: IdentityContext, userId: string): Promise<void> {
+  const user = await findMember(ctx.em, ctx.caller, userId);
+  assertCanManage(ctx.caller, user);
+  await ctx.em.transactional(async (tx) => {
+    await endUserSessions(tx, user.id);
+    await tx.nativeDelete(Invitation, { user: user.id });
+    await tx.nativeDelete(ApiKey, { user: user.id });
+    await tx.nativeDelete(User, { id: user.id });
+    audit(ctx, tx, 'user.removed', user, { email: user.email, role: user.role });
+  });
+  await credentialCacheFor(ctx.shared).invalidate({ userId: user.id });
+}
+
+/** Disables the user (kept for the record, cannot sign in); sessions and API keys end at once. */
+export async function disableUser(ctx: IdentityContext, userId: string): Promise<UserView> {
+  const user = await findMember(ctx.em, ctx.caller, userId);
+  assertCanManage(ctx.caller, user);
+  await ctx.em.transactional(async (tx) => {
+    await tx.nativeUpdate(User, { id: user.id }, { status: 'disabled' });
+    await endUserSessions(tx, user.id);
+    await tx.nativeUpdate(ApiKey, { user: user.id, revokedAt: null }, { revokedAt: ctx.clock.now() });
+    audit(ctx, tx, 'user.disabled', user, { email: user.email });
+  });
+  user.status = 'disabled';
+  await credentialCacheFor(ctx.shared).invalidate({ userId: user.id });
+  return toUserView(user);
+}
+
+/** A user of the caller's organization, else 404 (existence elsewhere is not revealed). */
+export async function findMember(em: EntityManager, caller: Caller, userId: string): Promise<User> {
+  const user = await em.findOne(User, { id: userId, organization: caller.organizationId });
+  if (!user) throw notFound('User');
+  return user;
+}
+
+/**
+ * Admins manage members; the owner also manages admins. The owner's own record is never changed
+ * here, and nobody manages themselves through these endpoints.
+ */
+function assertCanManage(caller: Caller, target: User, newRole?: Role): void {
+  if (!hasRole(caller, 'admin')) throw forbidden();
+  if (target.role === 'owner') throw forbidden('The owner cannot be changed or removed');
+  if (target.id === caller.userId) throw forbidden('You cannot change or remove yourself');
+  const touchesAdmin = target.role === 'admin' || newRole === 'admin';
+  if (touchesAdmin && caller.role !== 'owner') throw forbidden('Only the owner promotes to or demotes from admin');
+}
+
+function audit(ctx: IdentityContext, em: EntityManager, action: string, user: User, metadata: Record<string, unknown>): void {
+  recordAuditEvent(em, {
+    organizationId: ctx.caller.organizationId,
+    actor: ctx.caller,
+    action,
+    target: { type: 'user', id: user.id },
+    metadata,
+    requestId: ctx.requestId,
+    at: ctx.clock.now(),
+  });
+}

@@ -1,0 +1,106 @@
+// Shared state across API instances: Redis through ioredis when REDIS_URL is set. Without it,
+// an in-process fallback serves a single instance (said once in the logs). Features that need
+// atomic shared counters pick the Redis or in-memory flavour of their store from `kind`.
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { Logger } from './logger.js';
+
+export interface SharedState {
+  readonly kind: 'redis' | 'memory';
+  /** The ioredis client (commands), when kind is 'redis'. Keys already carry `keyPrefix`. */
+  readonly redis: Redis | undefined;
+  readonly keyPrefix: string;
+  ping(): Promise<void>;
+  /** Fan-out to every API instance (e.g. API key revocation). */
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, handler: (message: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openSharedState(
+  options: { redisUrl?: string | undefined; keyPrefix?: string },
+  logger: Logger,
+): Promise<SharedState> {
+  const keyPrefix = options.keyPrefix ?? 'svc:';
+  if (!options.redisUrl) {
+    logger.warn('REDIS_URL is not set: rate limits, budget reservations and revocation fan-out are in-process (single instance only)');
+    return new InProcessState(keyPrefix);
+  }
+  const state = new RedisState(options.redisUrl, keyPrefix, logger);
+  await state.connect();
+  return state;
+}
+
+class RedisState implements SharedState {
+  readonly kind = 'redis' as const;
+  readonly redis: Redis;
+  private subscriber: Redis | undefined;
+  private readonly handlers = new Map<string, Set<(message: string) => void>>();
+
+  constructor(url: string, readonly keyPrefix: string, private readonly logger: Logger) {
+    this.redis = new Redis(url, {
+      keyPrefix,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+    });
+    this.redis.on('error', (error: Error) => this.logger.warn({ err: error.message }, 'redis error'));
+  }
+
+  async connect(): Promise<void> {
+    await this.redis.connect();
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.redis.publish(this.keyPrefix + channel, message);
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    if (!this.subscriber) {
+      this.subscriber = this.redis.duplicate({ keyPrefix: '', enableOfflineQueue: true, lazyConnect: false });
+      this.subscriber.on('error', (error: Error) => this.logger.warn({ err: error.message }, 'redis subscriber error'));
+      this.subscriber.on('message', (fullChannel: string, message: string) => {
+        for (const h of this.handlers.get(fullChannel) ?? []) h(message);
+      });
+    }
+    const fullChannel = this.keyPrefix + channel;
+    const set = this.handlers.get(fullChannel) ?? new Set();
+    if (set.size === 0) await this.subscriber.subscribe(fullChannel);
+    set.add(handler);
+    this.handlers.set(fullChannel, set);
+  }
+
+  async close(): Promise<void> {
+    this.subscriber?.disconnect();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+class InProcessState implements SharedState {
+  readonly kind = 'memory' as const;
+  readonly redis = undefined;
+  private readonly bus = new EventEmitter();
+
+  constructor(readonly keyPrefix: string) {
+    this.bus.setMaxListeners(0);
+  }
+
+  async ping(): Promise<void> {}
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.bus.emit(channel, message);
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    this.bus.on(channel, handler);
+  }
+
+  async close(): Promise<void> {
+    this.bus.removeAllListeners();
+  }
+}

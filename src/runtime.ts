@@ -1,0 +1,78 @@
+// Opens what every process shares: database (migrated), Redis or its fallback, the Temporal
+// client, and the feature cores built on them (gateway, budget, mailer, secrets). The API, the
+// worker, the dev runner and the tests all start from here.
+import path from 'node:path';
+import type { AppDeps } from './api/deps.js';
+import { createBudgetLedger } from './billing/budget-ledger.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createSecretBox, resolveSecretKey } from './crypto/secrets.js';
+import { openDatabase, type DatabaseTarget } from './db/orm.js';
+import { createGateway } from './gateway/index.js';
+import type { Logger } from './logger.js';
+import { createMailer } from './mail/mailer.js';
+import { openSharedState } from './redis.js';
+import { connectTemporal } from './temporal.js';
+
+export interface Runtime extends AppDeps {
+  close(): Promise<void>;
+}
+
+export function temporalAddress(config: Config): string {
+  return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_PORT}`;
+}
+
+export function databaseTarget(config: Config): DatabaseTarget {
+  return config.DATABASE_URL
+    ? { databaseUrl: config.DATABASE_URL }
+    : { pgliteDir: path.join(config.dataDir, 'pglite') };
+}
+
+export async function openRuntime(
+  config: Config,
+  logger: Logger,
+  overrides: { database?: DatabaseTarget; clock?: Clock } = {},
+): Promise<Runtime> {
+  const clock = overrides.clock ?? systemClock;
+  const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
+  const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+  const temporal = await connectTemporal({
+    address: temporalAddress(config),
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
+  const secrets = createSecretBox(resolveSecretKey(config, logger));
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    logger,
+  });
+  const budget = createBudgetLedger({
+    orm,
+    shared,
+    clock,
+    logger,
+    reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
+  });
+  const gateway = await createGateway({ config, logger, orm, budget, clock });
+  return {
+    config,
+    logger,
+    orm,
+    shared,
+    temporal,
+    clock,
+    gateway,
+    budget,
+    mailer,
+    secrets,
+    async close() {
+      await gateway.close();
+      mailer.close();
+      await temporal.connection.close();
+      await shared.close();
+      await orm.close();
+    },
+  };
+}

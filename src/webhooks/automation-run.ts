@@ -1,0 +1,44 @@
+// The automation step of a webhook execution: a run of the automation with trigger `webhook`
+// and the body as its context, through the automations feature; then its outcome, read back as
+// the run finishes, becomes the execution's outcome.
+import { ApplicationFailure } from '@temporalio/activity';
+import type { AppDeps } from '../api/deps.js';
+import { startAutomationRun } from '../automations/automations.service.js';
+import { AutomationRun } from '../automations/entities.js';
+import type { WebhookExecutionInput } from '../workflows/webhook-execution.js';
+import { asActivityFailure } from './assistant-run.js';
+
+export interface AutomationRunProgress {
+  runId: string;
+  status: 'running' | 'success' | 'failure';
+  output: string | null;
+  error: string | null;
+  usage: { inputTokens: number; outputTokens: number; cost: number } | null;
+}
+
+export async function startRunForWebhook(deps: AppDeps, input: WebhookExecutionInput): Promise<{ runId: string }> {
+  if (input.target.kind !== 'automation') throw ApplicationFailure.nonRetryable('Not an automation webhook', 'bad_request');
+  try {
+    const run = await startAutomationRun(deps, {
+      organizationId: input.organizationId,
+      automationId: input.target.automationId,
+      trigger: 'webhook',
+      context: input.body,
+    });
+    return { runId: run.runId };
+  } catch (error) {
+    throw asActivityFailure(error);
+  }
+}
+
+export async function readRunProgress(deps: Pick<AppDeps, 'orm'>, organizationId: string, runId: string): Promise<AutomationRunProgress> {
+  const run = await deps.orm.em.fork().findOne(AutomationRun, { id: runId, organizationId });
+  if (!run) throw ApplicationFailure.nonRetryable('The automation run no longer exists', 'not_found');
+  return {
+    runId: run.id,
+    status: run.status,
+    output: run.output,
+    error: run.error,
+    usage: run.status === 'running' ? null : { inputTokens: run.tokensInput, outputTokens: run.tokensOutput, cost: run.estimatedCost },
+  };
+}

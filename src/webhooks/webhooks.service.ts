@@ -1,0 +1,57 @@
+// Webhook records: issuing, resolving, listing and revoking the URLs that activate an assistant
+// or an automation. The URL id is shown only to those allowed to see it (decrypted on demand);
+// the lookup on the ingress path goes by its SHA-256 digest.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config.js';
+import type { SecretBox } from '../crypto/secrets.js';
+import { Webhook } from './entities.js';
+import { generateWebhookId, hashWebhookId, isWellFormedWebhookId, webhookIdHint } from './webhook-ids.js';
+
+export type WebhookTarget = { kind: 'assistant'; assistantId: string } | { kind: 'automation'; automationId: string };
+
+export interface IssueWebhookInput {
+  organizationId: string;
+  createdBy: string;
+  target: WebhookTarget;
+  now: Date;
+}
+
+/** Persists a new webhook (flushed by the caller) and returns it. */
+export function issueWebhook(em: EntityManager, secrets: SecretBox, input: IssueWebhookInput): Webhook {
+  const urlId = generateWebhookId();
+  return em.create(Webhook, {
+    organizationId: input.organizationId,
+    assistantId: input.target.kind === 'assistant' ? input.target.assistantId : null,
+    automationId: input.target.kind === 'automation' ? input.target.automationId : null,
+    tokenHash: hashWebhookId(urlId),
+    tokenEncrypted: secrets.encrypt(urlId),
+    tokenHint: webhookIdHint(urlId),
+    createdBy: input.createdBy,
+    createdAt: input.now,
+  });
+}
+
+/** The webhook a URL id designates, if it exists and is not revoked. */
+export async function findActiveWebhook(em: EntityManager, urlId: string): Promise<Webhook | null> {
+  if (!isWellFormedWebhookId(urlId)) return null;
+  return em.findOne(Webhook, { tokenHash: hashWebhookId(urlId), revokedAt: null });
+}
+
+export async function activeAssistantWebhooks(em: EntityManager, organizationId: string, assistantIds: string[]): Promise<Map<string, Webhook>> {
+  if (assistantIds.length === 0) return new Map();
+  const webhooks = await em.find(Webhook, { organizationId, assistantId: { $in: assistantIds }, revokedAt: null });
+  return new Map(webhooks.map((webhook) => [webhook.assistantId!, webhook]));
+}
+
+/** Revokes every active webhook of an assistant; the old URLs answer 404 from now on. */
+export async function revokeAssistantWebhooks(em: EntityManager, organizationId: string, assistantId: string, now: Date): Promise<void> {
+  await em.nativeUpdate(Webhook, { organizationId, assistantId, revokedAt: null }, { revokedAt: now });
+}
+
+export function webhookUrlId(secrets: SecretBox, webhook: Webhook): string {
+  return secrets.decrypt(webhook.tokenEncrypted);
+}
+
+export function webhookUrl(config: Pick<Config, 'publicBaseUrl'>, secrets: SecretBox, webhook: Webhook): string {
+  return `${config.publicBaseUrl}/webhooks/${webhookUrlId(secrets, webhook)}`;
+}

@@ -1,0 +1,58 @@
+// The pre-bundled workflow code the worker runs. `npm run bundle:workflows` (and the dev runner
+// and test setup, when the bundle is missing or older than the sources) writes it once, so
+// workers start without webpack.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const WORKFLOWS_DIR = path.resolve(here, '../workflows');
+export const DEFAULT_BUNDLE_PATH = path.resolve(here, '../../dist/workflow-bundle.js');
+
+function workflowsEntry(): string {
+  const ts = path.join(WORKFLOWS_DIR, 'index.ts');
+  return fs.existsSync(ts) ? ts : path.join(WORKFLOWS_DIR, 'index.js');
+}
+
+/** Bundles src/workflows into one file (webpack, run by the Temporal SDK). */
+export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: workflowsEntry(),
+    // Sources import siblings as `./x.js` (NodeNext); let webpack find the `.ts` file.
+    webpackConfigHook: (config) => ({
+      ...config,
+      resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
+    }),
+    logger: new DefaultLogger('WARN'),
+  });
+  fs.mkdirSync(path.dirname(outputPath), { recursive: true });
+  const temporary = `${outputPath}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, code);
+  fs.renameSync(temporary, outputPath);
+  return outputPath;
+}
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || entry.name.endsWith('.test.ts')) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when the bundle exists and no workflow source (or what it imports) is newer. */
+export function isBundleFresh(bundlePath: string): boolean {
+  if (!fs.existsSync(bundlePath)) return false;
+  if (!fs.existsSync(path.join(WORKFLOWS_DIR, 'index.ts'))) return true; // built image: no sources
+  const srcDir = path.resolve(WORKFLOWS_DIR, '..');
+  return fs.statSync(bundlePath).mtimeMs >= newestSourceMtime(srcDir);
+}
+
+/** The path of an up-to-date bundle, writing it first when needed. */
+export async function ensureWorkflowBundle(bundlePath = DEFAULT_BUNDLE_PATH): Promise<string> {
+  if (isBundleFresh(bundlePath)) return bundlePath;
+  return writeWorkflowBundle(bundlePath);
+}

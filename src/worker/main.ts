@@ -1,0 +1,34 @@
+// The worker process: runs workflows from the pre-bundled code and the activities.
+import os from 'node:os';
+import { reconcileAutomationWorkflowsInBackground } from '../automations/automation-workflows.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { openRuntime, temporalAddress } from '../runtime.js';
+import { runMain } from '../dev/process.js';
+import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from './bundle.js';
+import { startWorker } from './worker.js';
+
+await runMain('worker', async () => {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
+  const runtime = await openRuntime(config, logger);
+  const bundlePath = await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
+  const worker = await startWorker({
+    address: temporalAddress(config),
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    bundlePath,
+    activityDeps: runtime,
+    identity: `worker@${os.hostname()}:${process.pid}`,
+  });
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  reconcileAutomationWorkflowsInBackground(runtime);
+  worker.done.catch((error: unknown) => {
+    logger.fatal({ err: error }, 'worker stopped unexpectedly');
+    process.exit(1);
+  });
+  return async () => {
+    await worker.stop();
+    await runtime.close();
+  };
+});

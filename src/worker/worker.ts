@@ -1,0 +1,72 @@
+// Creates the Temporal worker: the pre-bundled workflows plus the activities built from their
+// dependencies. Used by the worker process, the dev runner and the tests.
+import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import type { Logger } from '../logger.js';
+import { createActivities, type ActivityDeps } from '../activities/index.js';
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  bundlePath: string;
+  activityDeps: ActivityDeps;
+  identity?: string;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  connection: NativeConnection;
+  /** Resolves when the worker stopped; rejects if it crashed. */
+  done: Promise<void>;
+  /** Drains: stops polling, lets running activities finish, then closes the connection. */
+  stop(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+/** Routes the SDK's own logs (WARN and above) into our JSON logger; once per process. */
+export function installWorkerRuntime(logger: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const sdkLogger = logger.child({ component: 'temporal-sdk' });
+  const levels: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+    TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error',
+  };
+  const log = (level: LogLevel, message: string, meta?: LogMetadata) => sdkLogger[levels[level]](meta ?? {}, message);
+  Runtime.install({
+    logger: {
+      log,
+      trace: (m, meta) => log('TRACE', m, meta),
+      debug: (m, meta) => log('DEBUG', m, meta),
+      info: (m, meta) => log('INFO', m, meta),
+      warn: (m, meta) => log('WARN', m, meta),
+      error: (m, meta) => log('ERROR', m, meta),
+    },
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+  });
+}
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  installWorkerRuntime(options.activityDeps.logger);
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: { codePath: options.bundlePath },
+    activities: createActivities(options.activityDeps),
+    ...(options.identity ? { identity: options.identity } : {}),
+    shutdownGraceTime: '10 seconds',
+  });
+  const done = worker.run();
+  return {
+    worker,
+    connection,
+    done,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => undefined);
+      await connection.close();
+    },
+  };
+}

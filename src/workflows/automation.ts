@@ -1,0 +1,244 @@
+// The automation entity workflow `automation/<automationId>`: owns the schedule of one
+// automation. It sleeps until the next cron fire (or an update), starts each run as a child
+// workflow `run/<runId>`, skips a fire while a run is still running, catches up at most one fire
+// missed within the catch-up window, writes its state back to the database (so lists never ask
+// Temporal) and continues-as-new when history grows, carrying the pending fire with it.
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  getExternalWorkflowHandle,
+  log,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { AutomationStatus, RunTrigger } from '../automations/entities.js';
+import { nextFireTime } from '../automations/schedule.js';
+import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
+import { runWorkflow } from './run.js';
+
+/** A fire found later than this after its time (worker or cluster down) is skipped, not caught up. */
+export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
+/** A run that never reported back is forgotten after this (its workflow has timed out by then). */
+export const RUN_EXECUTION_TIMEOUT_MS = 60 * 60 * 1000;
+
+export interface RunningRun {
+  runId: string;
+  startedAt: number;
+}
+
+export interface AutomationWorkflowState {
+  automationId: string;
+  organizationId: string;
+  status: AutomationStatus;
+  schedule: string;
+  timezone: string;
+  /** Epoch ms of the pending fire; null while paused or when the cron never fires again. */
+  nextRunAt: number | null;
+  running: RunningRun[];
+  skippedFires: number;
+  /** Increases with every state change; the database ignores write-backs older than it holds. */
+  version: number;
+  continueAsNewAfterEvents: number;
+}
+
+export interface RunNowInput {
+  trigger: Exclude<RunTrigger, 'schedule'>;
+  context?: unknown;
+}
+export interface StartedRun {
+  runId: string;
+  startedAt: string;
+}
+export interface ScheduleResult {
+  status: AutomationStatus;
+  nextRunAt: string | null;
+}
+
+export const activateUpdate = defineUpdate<ScheduleResult>('activate');
+export const pauseUpdate = defineUpdate<ScheduleResult>('pause');
+export const editScheduleUpdate = defineUpdate<ScheduleResult, [{ schedule: string; timezone: string }]>('editSchedule');
+export const runNowUpdate = defineUpdate<StartedRun, [RunNowInput]>('runNow');
+export const deleteUpdate = defineUpdate<void>('delete');
+export const runFinishedSignal = defineSignal<[{ runId: string }]>('runFinished');
+export const automationStateQuery = defineQuery<AutomationWorkflowState & { deleted: boolean }>('state');
+
+const bookkeeping = proxyActivities<Activities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
+});
+const { recordRunStarted } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
+  summary: 'Record the run as running',
+});
+
+export async function automationWorkflow(initial: AutomationWorkflowState): Promise<void> {
+  const state: AutomationWorkflowState = { ...initial, running: [...initial.running] };
+  let deleted = false;
+  let changed = false;
+
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const computeNext = (after: number): number | null => nextFireTime(state.schedule, state.timezone, new Date(after))?.getTime() ?? null;
+  const result = (): ScheduleResult => ({ status: state.status, nextRunAt: iso(state.nextRunAt) });
+  const rejectIfDeleted = () => {
+    if (deleted) throw ApplicationFailure.nonRetryable('The automation is being deleted', 'not_found');
+  };
+
+  /** Writes status, nextRunAt and skippedFires back; ends the workflow if the row is gone. */
+  async function saveState(): Promise<void> {
+    state.version += 1;
+    const { exists } = await bookkeeping.saveScheduleState({
+      automationId: state.automationId,
+      status: state.status,
+      nextRunAt: iso(state.nextRunAt),
+      skippedFires: state.skippedFires,
+      version: state.version,
+    });
+    if (!exists) deleted = true;
+  }
+
+  async function startRun(trigger: RunTrigger, context: unknown): Promise<StartedRun | null> {
+    const runId = uuid4();
+    state.version += 1;
+    const started = await recordRunStarted({
+      runId,
+      automationId: state.automationId,
+      organizationId: state.organizationId,
+      trigger,
+      context: context ?? null,
+      schedule: { status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version },
+    });
+    if (!started) {
+      deleted = true;
+      return null;
+    }
+    state.running.push({ runId, startedAt: Date.parse(started.startedAt) });
+    await startChild(runWorkflow, {
+      workflowId: `run/${runId}`,
+      args: [{ runId, automationId: state.automationId, organizationId: state.organizationId, trigger, parentWorkflowId: workflowInfo().workflowId }],
+      // Runs outlive a continue-as-new of this workflow; they report back with a signal.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowExecutionTimeout: RUN_EXECUTION_TIMEOUT_MS,
+      typedSearchAttributes: [
+        { key: SEARCH_ATTRIBUTES.OrganizationId, value: state.organizationId },
+        { key: SEARCH_ATTRIBUTES.AutomationId, value: state.automationId },
+        { key: SEARCH_ATTRIBUTES.TriggerType, value: trigger },
+      ],
+      staticSummary: `Run ${runId} of automation ${state.automationId} (${trigger})`,
+    });
+    return { runId, startedAt: started.startedAt };
+  }
+
+  async function fireScheduled(): Promise<void> {
+    const now = Date.now();
+    const dueAt = state.nextRunAt ?? now;
+    state.running = state.running.filter((run) => now - run.startedAt < RUN_EXECUTION_TIMEOUT_MS);
+    state.nextRunAt = computeNext(now);
+    if (now - dueAt > CATCH_UP_WINDOW_MS) {
+      state.skippedFires += 1;
+      log.warn('Scheduled fire missed past the catch-up window: skipped', { dueAt: iso(dueAt), automationId: state.automationId });
+      await saveState();
+    } else if (state.running.length > 0) {
+      state.skippedFires += 1;
+      log.info('Scheduled fire skipped: a run is still running', { dueAt: iso(dueAt), running: state.running.length });
+      await saveState();
+    } else {
+      await startRun('schedule', null);
+    }
+  }
+
+  setHandler(activateUpdate, async () => {
+    if (state.status !== 'active' || state.nextRunAt === null) {
+      state.status = 'active';
+      state.nextRunAt = computeNext(Date.now());
+      changed = true;
+      await saveState();
+    }
+    return result();
+  }, { validator: rejectIfDeleted });
+
+  setHandler(pauseUpdate, async () => {
+    if (state.status !== 'paused') {
+      state.status = 'paused';
+      state.nextRunAt = null;
+      changed = true;
+      await saveState();
+    }
+    return result();
+  }, { validator: rejectIfDeleted });
+
+  setHandler(editScheduleUpdate, async ({ schedule, timezone }) => {
+    state.schedule = schedule;
+    state.timezone = timezone;
+    state.nextRunAt = state.status === 'active' ? computeNext(Date.now()) : null;
+    changed = true;
+    await saveState();
+    return result();
+  }, {
+    validator: ({ schedule, timezone }) => {
+      rejectIfDeleted();
+      try {
+        nextFireTime(schedule, timezone, new Date());
+      } catch (error) {
+        throw ApplicationFailure.nonRetryable((error as Error).message, 'bad_request');
+      }
+    },
+  });
+
+  setHandler(runNowUpdate, async (input: RunNowInput): Promise<StartedRun> => {
+    const started = await startRun(input.trigger, input.context);
+    changed = true;
+    if (!started) throw ApplicationFailure.nonRetryable('The automation no longer exists', 'not_found');
+    return started;
+  }, { validator: (_input: RunNowInput) => rejectIfDeleted() });
+
+  setHandler(deleteUpdate, async () => {
+    deleted = true;
+    changed = true;
+    await Promise.all(
+      state.running.map(async ({ runId }) => {
+        try {
+          await getExternalWorkflowHandle(`run/${runId}`).cancel();
+        } catch {
+          // Already finished: nothing to cancel.
+        }
+      }),
+    );
+  });
+
+  setHandler(runFinishedSignal, ({ runId }) => {
+    state.running = state.running.filter((run) => run.runId !== runId);
+    changed = true;
+  });
+
+  setHandler(automationStateQuery, () => ({ ...state, deleted }));
+
+  while (!deleted) {
+    const info = workflowInfo();
+    if (info.continueAsNewSuggested || info.historyLength >= state.continueAsNewAfterEvents) {
+      // Let updates in flight finish so none is lost; the pending fire travels in the state.
+      await condition(allHandlersFinished);
+      if (deleted) break;
+      await continueAsNew<typeof automationWorkflow>(state);
+    }
+    changed = false;
+    if (state.status === 'active' && state.nextRunAt !== null) {
+      const waitMs = state.nextRunAt - Date.now();
+      const interrupted = waitMs > 0 ? await condition(() => changed || deleted, waitMs) : false;
+      if (!interrupted && !deleted) await fireScheduled();
+    } else {
+      await condition(() => changed || deleted);
+    }
+  }
+  await condition(allHandlersFinished);
+}

@@ -1,0 +1,139 @@
+// The run workflow `run/<runId>`: one execution of an automation (scheduled, manual or webhook).
+// Steps, each a retried activity: load the plan, DLP scan of prompt and context, the model call
+// through the gateway core, the MCP tool loop (only when the automation has tools), delivery to
+// each channel, and the final record (success or failure with its error). The run row was written
+// as `running` before this workflow started; it reports back to its automation when done.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  getExternalWorkflowHandle,
+  isCancellation,
+  proxyActivities,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
+import type { ToolCallResult } from '../connectors/tool-use.js';
+import type { RunTrigger } from '../automations/entities.js';
+
+export interface RunWorkflowInput {
+  runId: string;
+  automationId: string;
+  organizationId: string;
+  trigger: RunTrigger;
+  /** The automation's entity workflow, told when this run finishes (overlap tracking). */
+  parentWorkflowId: string;
+}
+
+export interface RunWorkflowResult {
+  status: 'success';
+  tokensInput: number;
+  tokensOutput: number;
+  estimatedCost: number;
+}
+
+const record = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 };
+
+const { loadRunPlan } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 seconds', retry: record, summary: 'Load the automation configuration',
+});
+const { completeRun } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run result',
+});
+const { scanRunInput } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  summary: 'DLP scan of the prompt and context',
+});
+const { generateRunOutput } = proxyActivities<Activities>({
+  // The gateway fails over between providers itself; a retry here covers a lost worker.
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
+  summary: 'Model call through the gateway',
+});
+const { listRunTools } = proxyActivities<Activities>({
+  // Starts each connector of the run to list its tools (15 s deadline each).
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+  summary: 'List the MCP tools of the run',
+});
+const { callRunTool } = proxyActivities<Activities>({
+  // One tool call (30 s deadline inside). Not retried: a tool may act (post, write) before failing.
+  startToCloseTimeout: '45 seconds',
+  retry: { maximumAttempts: 1 },
+  summary: 'Call one MCP tool',
+});
+const { deliverRunOutput } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 6 },
+  summary: 'Deliver the output to a channel',
+});
+
+export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowResult> {
+  const { runId } = input;
+  const totals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
+  let output: string | null = null;
+  try {
+    const plan = await loadRunPlan({ runId });
+    await scanRunInput({ runId });
+    const answer = plan.toolCount > 0 ? await answerWithTools(input) : await generateRunOutput({ runId });
+    addUsage(totals, answer);
+    output = answer.output;
+    for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
+      await deliverRunOutput({ runId, channelIndex, output });
+    }
+    await completeRun({ runId, status: 'success', output, error: null, ...totals });
+    return { status: 'success', ...totals };
+  } catch (error) {
+    const message = isCancellation(error) ? 'The run was cancelled' : failureMessage(error);
+    await CancellationScope.nonCancellable(() => completeRun({ runId, status: 'failure', output, error: message, ...totals }));
+    if (isCancellation(error)) throw error;
+    throw ApplicationFailure.nonRetryable(message, 'run_failed');
+  } finally {
+    await CancellationScope.nonCancellable(() => reportFinished(input));
+  }
+}
+
+/** The model answers with the MCP tools of the automation; each tool call is its own activity. */
+async function answerWithTools(input: RunWorkflowInput): Promise<{ output: string; tokensInput: number; tokensOutput: number; cost: number }> {
+  const { runId } = input;
+  const tools = await listRunTools({ runId });
+  const steps: ToolLoopSteps = {
+    async complete(conversation, offered) {
+      const step = await generateRunOutput({ runId, conversation, tools: offered });
+      return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
+    },
+    async callTool(binding, args): Promise<ToolCallResult> {
+      try {
+        return await callRunTool({ runId, organizationId: input.organizationId, binding, arguments: args });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        // The model hears that the call did not complete and may continue without it.
+        return { text: `Tool error: ${failureMessage(error)}`, isError: true, truncated: false };
+      }
+    },
+  };
+  return runToolCallingLoop(steps, tools);
+}
+
+function addUsage(totals: { tokensInput: number; tokensOutput: number; estimatedCost: number }, step: { tokensInput: number; tokensOutput: number; cost: number }): void {
+  totals.tokensInput += step.tokensInput;
+  totals.tokensOutput += step.tokensOutput;
+  totals.estimatedCost += step.cost;
+}
+
+/** The message of the innermost failure: what the activity said, not "Activity task failed". */
+function failureMessage(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof ActivityFailure && current.cause) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
+async function reportFinished(input: RunWorkflowInput): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(input.parentWorkflowId).signal('runFinished', { runId: input.runId });
+  } catch {
+    // The automation was deleted meanwhile: nobody to tell.
+  }
+}

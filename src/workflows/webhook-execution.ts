@@ -1,0 +1,106 @@
+// One webhook execution (`webhook/<executionId>`): started by the API before it acknowledges the
+// request, so an acknowledged execution is never lost. The request body is the context: an
+// assistant webhook runs the assistant once through the gateway and delivers the answer to its
+// channels; an automation webhook creates a run of that automation with trigger `webhook`.
+// The execution record in the database follows along (running, then success or failure), so the
+// status lookup never depends on Temporal visibility.
+import { ActivityFailure, ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+
+export type WebhookExecutionTarget =
+  | { kind: 'assistant'; assistantId: string }
+  | { kind: 'automation'; automationId: string };
+
+export interface WebhookExecutionInput {
+  executionId: string;
+  organizationId: string;
+  /** The webhook record id (never the URL id, which is a credential). */
+  webhookRecordId: string;
+  target: WebhookExecutionTarget;
+  /** The JSON request body: the context of the run. */
+  body: unknown;
+  receivedAt: string;
+}
+
+export interface WebhookExecutionOutcome {
+  output: string | null;
+  model?: string | undefined;
+  runId?: string | undefined;
+  usage?: { inputTokens: number; outputTokens: number; cost: number } | undefined;
+}
+
+const bookkeeping = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 20 },
+  summary: 'Webhook execution bookkeeping',
+});
+
+const work = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+});
+
+export async function webhookExecutionWorkflow(input: WebhookExecutionInput): Promise<WebhookExecutionOutcome> {
+  await bookkeeping.markWebhookExecutionRunning(input);
+  try {
+    const outcome = input.target.kind === 'assistant'
+      ? await runAssistant(input, input.target.assistantId)
+      : await runAutomation(input);
+    await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'success', outcome });
+    return outcome;
+  } catch (error) {
+    const message = failureMessage(error);
+    await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'failure', error: message });
+    throw ApplicationFailure.nonRetryable(message, 'WebhookExecutionFailed');
+  }
+}
+
+const delivery = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
+  summary: 'Deliver the answer to a channel',
+});
+
+async function runAssistant(input: WebhookExecutionInput, assistantId: string): Promise<WebhookExecutionOutcome> {
+  const { channelCount, ...answer } = await work.runAssistantForWebhook({ ...input, assistantId });
+  for (let channelIndex = 0; channelIndex < channelCount; channelIndex++) {
+    await delivery.deliverAssistantAnswer({
+      executionId: input.executionId,
+      organizationId: input.organizationId,
+      assistantId,
+      channelIndex,
+      output: answer.output ?? '',
+      receivedAt: input.receivedAt,
+    });
+  }
+  return answer;
+}
+
+/** Polling schedule for the run's outcome: quick at first, then at most every 30 s, for up to a day. */
+const RUN_POLL_INTERVALS_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
+const RUN_WAIT_LIMIT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Creates the run, then follows it to its end with durable timers (the run is the automation
+ * feature's child workflow; its record is the outcome that matters here).
+ */
+async function runAutomation(input: WebhookExecutionInput): Promise<WebhookExecutionOutcome> {
+  const { runId } = await work.startAutomationRunForWebhook(input);
+  let waitedMs = 0;
+  for (let poll = 0; waitedMs < RUN_WAIT_LIMIT_MS; poll++) {
+    const run = await bookkeeping.readAutomationRunProgress({ organizationId: input.organizationId, runId });
+    if (run.status === 'failure') throw ApplicationFailure.nonRetryable(run.error ?? 'The automation run failed', 'RunFailed');
+    if (run.status === 'success') return { output: run.output, runId, usage: run.usage ?? undefined };
+    const interval = RUN_POLL_INTERVALS_MS[Math.min(poll, RUN_POLL_INTERVALS_MS.length - 1)]!;
+    await sleep(interval);
+    waitedMs += interval;
+  }
+  throw ApplicationFailure.nonRetryable(`The automation run ${runId} did not finish within a day`, 'RunTimedOut');
+}
+
+/** The reason an operator and the status lookup see: the innermost application failure. */
+function failureMessage(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof ActivityFailure && current.cause) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}

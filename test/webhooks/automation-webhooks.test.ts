@@ -1,0 +1,104 @@
+// Automation webhooks on the real stack: issued, listed and revoked by the automation's managers;
+// a POST to one creates a run of the automation with trigger `webhook` and the body as context,
+// and the execution reports the run's outcome.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, waitFor } from '../helpers/http.js';
+import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+let stack: Stack;
+let org: TestOrganization;
+let otherOrg: TestOrganization;
+let secondMember: TestUser;
+
+beforeAll(async () => {
+  stack = await startStack();
+  [org, otherOrg] = await Promise.all([createTestOrganization(stack.runtime.orm), createTestOrganization(stack.runtime.orm)]);
+  secondMember = await createTestUser(stack.runtime.orm, org.id, 'member');
+});
+afterAll(async () => stack?.stop());
+
+async function createAutomation(key = org.member.key): Promise<string> {
+  const res = await call(stack.baseUrl, 'POST', '/automations', {
+    key,
+    // Paused with a yearly schedule: only the webhook starts runs during the test.
+    body: { name: 'Inbound orders', systemPrompt: 'Summarize the order.', schedule: '0 0 1 1 *', status: 'paused' },
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+/** Waits for an execution to finish, so no run is mid-flight when the worker stops. */
+async function finishedExecution(executionId: string) {
+  return waitFor(async () => {
+    const res = await call(stack.baseUrl, 'GET', `/webhooks/executions/${executionId}`, { key: org.admin.key });
+    return ['success', 'failure'].includes(res.body.status) ? res : undefined;
+  }, { timeoutMs: 30_000, what: 'execution to finish' });
+}
+
+function pathOf(url: string): string {
+  return new URL(url).pathname.replace(/^\/v1/, '');
+}
+
+describe('automation webhooks', () => {
+  it('creates a webhook whose POST produces a run with trigger webhook, reported by the execution', async () => {
+    const automationId = await createAutomation();
+    const created = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.member.key });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.any(String), automationId, url: expect.stringMatching(/\/v1\/webhooks\/wh_[A-Za-z0-9_-]{32}$/) });
+
+    const ack = await call(stack.baseUrl, 'POST', pathOf(created.body.url), { body: { event: 'order.created', data: { orderId: 'Z-991' } } });
+    expect(ack.status).toBe(202);
+    expect(ack.body.status).toBe('queued');
+
+    const finished = await finishedExecution(ack.body.executionId);
+    expect(finished.body).toMatchObject({ status: 'success', target: { type: 'automation', automationId }, runId: expect.any(String) });
+
+    const run = await waitFor(async () => {
+      const runs = await call(stack.baseUrl, 'GET', `/automations/${automationId}/runs`, { key: org.member.key });
+      const found = runs.body.runs.find((r: { id: string }) => r.id === finished.body.runId);
+      return found?.status === 'success' ? found : undefined;
+    }, { what: 'the run to show success in the runs list' });
+    expect(run.trigger).toBe('webhook');
+    expect(finished.body.output).toBe(run.output);
+
+    const description = await stack.runtime.temporal.client.workflow.getHandle(`webhook/${ack.body.executionId}`).describe();
+    expect(description.searchAttributes.AutomationId).toEqual([automationId]);
+  });
+
+  it('lists active webhooks and revokes one: its URL answers 404 at once, the other keeps working', async () => {
+    const automationId = await createAutomation();
+    const first = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.admin.key });
+    const second = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.admin.key });
+    const listed = await call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: org.member.key });
+    expect(listed.status).toBe(200);
+    expect(listed.body.total).toBe(2);
+    expect(listed.body.webhooks.map((w: { id: string }) => w.id).sort()).toEqual([first.body.id, second.body.id].sort());
+
+    const revoked = await call(stack.baseUrl, 'DELETE', `/automations/${automationId}/webhooks/${first.body.id}`, { key: org.admin.key });
+    expect(revoked.status).toBe(204);
+    expect((await call(stack.baseUrl, 'POST', pathOf(first.body.url), { body: {} })).status).toBe(404);
+    const accepted = await call(stack.baseUrl, 'POST', pathOf(second.body.url), { body: {} });
+    expect(accepted.status).toBe(202);
+    expect((await finishedExecution(accepted.body.executionId)).body.status).toBe('success');
+    const after = await call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: org.admin.key });
+    expect(after.body.webhooks.map((w: { id: string }) => w.id)).toEqual([second.body.id]);
+    const again = await call(stack.baseUrl, 'DELETE', `/automations/${automationId}/webhooks/${first.body.id}`, { key: org.admin.key });
+    expect(again.status).toBe(404);
+  });
+
+  it('returns 403 to a member who did not create the automation and 404 to another organization', async () => {
+    const automationId = await createAutomation();
+    const forbidden = await Promise.all([
+      call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: secondMember.key }),
+      call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: secondMember.key }),
+    ]);
+    for (const res of forbidden) expect(res.status).toBe(403);
+    const hidden = await Promise.all([
+      call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: otherOrg.owner.key }),
+      call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: otherOrg.owner.key }),
+      call(stack.baseUrl, 'POST', '/automations/not-a-uuid/webhooks', { key: otherOrg.owner.key }),
+    ]);
+    for (const res of hidden) expect(res.status).toBe(404);
+  });
+});
