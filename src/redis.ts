@@ -11,8 +11,11 @@ export interface SharedState {
   readonly redis: Redis | undefined;
   readonly keyPrefix: string;
   ping(): Promise<void>;
-  /** Fan-out to every API instance (e.g. API key revocation). */
-  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Fan-out to every API instance (e.g. API key revocation). Resolves with how many
+   * subscribers (one per instance and channel) received it.
+   */
+  publish(channel: string, message: string): Promise<number>;
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,8 +59,8 @@ class RedisState implements SharedState {
     await this.redis.ping();
   }
 
-  async publish(channel: string, message: string): Promise<void> {
-    await this.redis.publish(this.keyPrefix + channel, message);
+  async publish(channel: string, message: string): Promise<number> {
+    return this.redis.publish(this.keyPrefix + channel, message);
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
@@ -92,8 +95,10 @@ class InProcessState implements SharedState {
 
   async ping(): Promise<void> {}
 
-  async publish(channel: string, message: string): Promise<void> {
+  async publish(channel: string, message: string): Promise<number> {
+    const receivers = this.bus.listenerCount(channel);
     this.bus.emit(channel, message);
+    return receivers;
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {

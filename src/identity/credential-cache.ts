@@ -1,15 +1,31 @@
 // Caches API key lookups per API process so a request does not cost a database round trip.
 // Correctness does not depend on the cache: every change that could invalidate a cached caller
 // (key revoked, user removed, disabled or re-roled) evicts it here at once and fans the eviction
-// out to every other API instance through shared pub/sub. A short TTL bounds staleness if a
-// message were ever lost (e.g. during a Redis reconnect).
+// out to every other API instance through shared pub/sub. The change is acknowledged only once
+// every instance that received the eviction has applied it, so a request sent to any instance
+// after the change's response sees it. A short TTL bounds staleness if a message were ever lost
+// (e.g. during a Redis reconnect, or when acknowledgements time out).
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { SharedState } from '../redis.js';
 import type { Caller } from './caller.js';
 
 const CHANNEL = 'identity:credentials-changed';
+const ACK_CHANNEL = 'identity:credentials-changed:ack';
+const ACK_TIMEOUT_MS = 2_000;
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;
+
+interface EvictionMessage {
+  change: CredentialChange;
+  ackId: string;
+}
+
+interface PendingAck {
+  received: number;
+  expected: number | undefined;
+  done: () => void;
+}
 
 export type CredentialChange = { apiKeyId: string } | { userId: string };
 
@@ -23,6 +39,7 @@ export class CredentialCache {
   /** When this process last wrote lastUsedAt for a key (epoch ms of the injected clock). */
   private readonly lastUsedWrites = new Map<string, number>();
   private evictions = 0;
+  private readonly pendingAcks = new Map<string, PendingAck>();
 
   /** Settles once this instance receives other instances' evictions. */
   readonly listening: Promise<void>;
@@ -32,12 +49,23 @@ export class CredentialCache {
   }
 
   private async listen(): Promise<void> {
-    await this.shared.subscribe(CHANNEL, (message) => {
+    await this.shared.subscribe(ACK_CHANNEL, (ackId) => {
+      const pending = this.pendingAcks.get(ackId);
+      if (!pending) return;
+      pending.received++;
+      if (pending.expected !== undefined && pending.received >= pending.expected) pending.done();
+    });
+    await this.shared.subscribe(CHANNEL, (raw) => {
+      let message: EvictionMessage;
       try {
-        this.evict(JSON.parse(message) as CredentialChange);
+        message = JSON.parse(raw) as EvictionMessage;
       } catch {
-        // A malformed message cannot name an entry; the TTL still bounds staleness.
+        return; // A malformed message cannot name an entry; the TTL still bounds staleness.
       }
+      this.evict(message.change);
+      this.shared.publish(ACK_CHANNEL, message.ackId).catch(() => {
+        // The publisher stops waiting after ACK_TIMEOUT_MS; the eviction itself is applied.
+      });
     });
   }
 
@@ -66,10 +94,31 @@ export class CredentialCache {
     this.byKeyHash.set(keyHash, { caller, cachedAt: performance.now() });
   }
 
-  /** Evicts here at once, then tells every other instance. Call after the change is committed. */
-  async invalidate(change: CredentialChange): Promise<void> {
+  /**
+   * Evicts here at once, then tells every other instance and waits until each one that received
+   * the message has applied it (at most ACK_TIMEOUT_MS). Call after the change is committed.
+   * Resolves false when some instance did not acknowledge in time.
+   */
+  async invalidate(change: CredentialChange): Promise<boolean> {
     this.evict(change);
-    await this.shared.publish(CHANNEL, JSON.stringify(change));
+    const ackId = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const acknowledged = new Promise<boolean>((resolve) => {
+      const pending: PendingAck = { received: 0, expected: undefined, done: () => resolve(true) };
+      this.pendingAcks.set(ackId, pending);
+      timer = setTimeout(() => resolve(false), ACK_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      const receivers = await this.shared.publish(CHANNEL, JSON.stringify({ change, ackId } satisfies EvictionMessage));
+      const pending = this.pendingAcks.get(ackId)!;
+      pending.expected = receivers;
+      if (pending.received >= receivers) pending.done();
+      return await acknowledged;
+    } finally {
+      clearTimeout(timer);
+      this.pendingAcks.delete(ackId);
+    }
   }
 
   /** True at most once per `intervalMs` per key in this process: when lastUsedAt is due a write. */

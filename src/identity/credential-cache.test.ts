@@ -1,0 +1,59 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import type { SharedState } from '../redis.js';
+import type { Caller } from './caller.js';
+import { CredentialCache } from './credential-cache.js';
+
+/** Pub/sub whose deliveries arrive `delayMs` later, as they can across real instances. */
+function slowBus(delayMs: number): () => SharedState {
+  const bus = new EventEmitter();
+  return () => ({
+    kind: 'memory',
+    redis: undefined,
+    keyPrefix: 'test:',
+    ping: async () => {},
+    close: async () => {},
+    publish: async (channel, message) => {
+      const receivers = bus.listenerCount(channel);
+      setTimeout(() => bus.emit(channel, message), delayMs);
+      return receivers;
+    },
+    subscribe: async (channel, handler) => {
+      bus.on(channel, handler);
+    },
+  });
+}
+
+const caller: Caller = { organizationId: 'org', userId: 'user-1', email: 'a@b.c', role: 'member', via: 'api_key', apiKeyId: 'key-1' };
+
+describe('CredentialCache', () => {
+  it('resolves an invalidation only after every other instance has evicted', async () => {
+    const instance = slowBus(40);
+    const first = new CredentialCache(instance());
+    const second = new CredentialCache(instance());
+    await Promise.all([first.listening, second.listening]);
+    second.set('hash', caller, second.generation);
+    expect(second.get('hash')).toEqual(caller);
+
+    const started = performance.now();
+    await expect(first.invalidate({ userId: 'user-1' })).resolves.toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(39);
+    expect(second.get('hash')).toBeUndefined();
+  });
+
+  it('does not cache a read that raced with an eviction', async () => {
+    const cache = new CredentialCache(slowBus(0)());
+    await cache.listening;
+    const generation = cache.generation;
+    await cache.invalidate({ apiKeyId: 'key-1' });
+    cache.set('hash', caller, generation);
+    expect(cache.get('hash')).toBeUndefined();
+  });
+
+  it('gives up waiting for an instance that never acknowledges, and says so', async () => {
+    const silent: SharedState = { ...slowBus(0)(), publish: async () => 1 };
+    const cache = new CredentialCache(silent);
+    await cache.listening;
+    await expect(cache.invalidate({ apiKeyId: 'key-1' })).resolves.toBe(false);
+  }, 10_000);
+});
