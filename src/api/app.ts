@@ -35,6 +35,7 @@ const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, chatCompletion
 export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false); // API answers are not revalidated; hashing every body costs CPU per request
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
   app.set('query parser', 'simple');
 

@@ -2,7 +2,7 @@
 // route -> DLP -> failover over the targets (budget reserved per call) -> usage and cost ->
 // one audit record, whatever the outcome.
 import { randomUUID } from 'node:crypto';
-import type { BudgetGuard } from '../billing/budget.js';
+import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { GatewayConfig } from './config.js';
@@ -51,7 +51,15 @@ interface Trail extends AttemptLog {
 }
 
 export class ChatService {
+  /** Settlements still in flight: they run after the answer is sent, and `drain` awaits them. */
+  private readonly settling = new Set<Promise<void>>();
+
   constructor(private readonly deps: ChatServiceDeps) {}
+
+  /** Resolves once every settlement started so far has finished (graceful shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.settling]);
+  }
 
   async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionResult> {
     const trail = this.startTrail();
@@ -72,7 +80,7 @@ export class ChatService {
       };
       const estimated = completion.usage === null;
       const cost = costOf(target.model, usage);
-      await this.deps.budget.settle(answered.reservation, cost);
+      this.settle(answered.reservation, cost);
       this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
       return {
         id: newCompletionId(),
@@ -125,11 +133,11 @@ export class ChatService {
     const { context, request, trail, answered } = state;
     const output = new OutputTally();
     let settled = false;
-    const finish = async (outcome: GatewayOutcome): Promise<TokenCounts> => {
+    const finish = (outcome: GatewayOutcome): TokenCounts => {
       settled = true;
       const usage = output.usage(state.promptTokens);
       const cost = costOf(answered.target.model, usage);
-      await this.deps.budget.settle(answered.reservation, cost);
+      this.settle(answered.reservation, cost);
       const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
       const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
       this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
@@ -140,20 +148,33 @@ export class ChatService {
       for (let next = await rest.next(); !next.done; next = await rest.next()) {
         if (output.take(next.value)) yield next.value;
       }
-      const usage = await finish('success');
+      const usage = finish('success');
       yield { delta: {}, finishReason: null, usage };
     } catch (error) {
       if (error instanceof UpstreamAborted) {
-        await finish('aborted');
+        finish('aborted');
         throw abortedError();
       }
-      await finish('failure');
+      finish('failure');
       throw error instanceof UpstreamFailure ? providerError(error) : error;
     } finally {
       // Also runs when the consumer stops early (client gone): end the upstream call, record it.
       await rest.return?.(undefined);
-      if (!settled) await finish('aborted');
+      if (!settled) finish('aborted');
     }
+  }
+
+  /**
+   * Settles a reservation without holding up the answer: the hold already covers the worst case,
+   * so until the settlement lands the organization's budget is only ever over-counted. The
+   * command is issued now, so later budget commands of this instance queue behind it.
+   */
+  private settle(reservation: BudgetReservation, cost: number): void {
+    const settling = this.deps.budget.settle(reservation, cost).catch(() => {
+      // The ledger logs a failed settlement; the hold lapses at its expiry.
+    });
+    this.settling.add(settling);
+    void settling.finally(() => this.settling.delete(settling));
   }
 
   private async inspect(context: ChatContext, messages: ChatMessage[], trail: Trail): Promise<ChatMessage[]> {

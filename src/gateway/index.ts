@@ -72,6 +72,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     dlpPolicies,
     models: () => router.names(),
     async close() {
+      await chat.drain();
       await recorder.close();
       await transport.close();
     },
