@@ -1,14 +1,14 @@
 // Rate limits: fixed one-minute windows per API key (or session user) and per organization,
-// counted atomically in Redis (rate-limiter-flexible) so every API instance shares them. Every
-// authenticated response carries X-RateLimit-Limit / -Remaining / -Reset (seconds until the
-// window resets) for the tighter of the two; a rejected request is 429 rate_limited with
-// Retry-After.
+// counted atomically in Redis so every API instance shares them: one Lua script increments every
+// counter a request is subject to in a single round trip. Every authenticated response carries
+// X-RateLimit-Limit / -Remaining / -Reset (seconds until the window resets) for the tighter of
+// the two; a rejected request is 429 rate_limited with Retry-After.
 //
-// When Redis is unreachable the limits stay enforced, per instance: each limiter falls back to
-// an in-memory twin with the same budget (so N instances let through at most N times the limit)
+// When Redis is unreachable the limits stay enforced, per instance: counting falls back to an
+// in-memory twin with the same budget (so N instances let through at most N times the limit)
 // and logs a warning at most every 30 s. Requests are never refused because Redis is down.
+import type { Redis } from 'ioredis';
 import type { RequestHandler, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { SharedState } from '../../redis.js';
@@ -36,48 +36,130 @@ export interface RateLimiterOptions {
   durationSeconds: number;
 }
 
+/** One counter to increment: its full key and its window. */
+interface CounterHit {
+  key: string;
+  windowMs: number;
+}
+
+/** A counter after the increment: requests counted in its window, and ms until the window ends. */
+interface WindowCount {
+  count: number;
+  msLeft: number;
+}
+
+interface CounterStore {
+  hit(hits: CounterHit[]): Promise<WindowCount[]>;
+}
+
 const FALLBACK_WARNING_INTERVAL_MS = 30_000;
 
-/** A limiter on the shared Redis (or in memory without it). Reusable: webhooks limit per id and IP. */
-export function createRateLimiter(deps: { shared: SharedState; logger: Logger }, options: RateLimiterOptions): RateLimiter {
-  const settings = { keyPrefix: `rl:${options.name}`, points: options.points, duration: options.durationSeconds };
-  const memory = new RateLimiterMemory(settings);
-  const store: RateLimiterAbstract =
-    deps.shared.kind === 'redis' && deps.shared.redis ? new RateLimiterRedis({ ...settings, storeClient: deps.shared.redis }) : memory;
-  let lastWarning = 0;
+// Increments each key, starting its window (expiry) on the first hit; returns count and PTTL pairs.
+const HIT_SCRIPT = `
+local out = {}
+for i = 1, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then
+    ttl = tonumber(ARGV[i])
+    redis.call('PEXPIRE', KEYS[i], ttl)
+  end
+  out[2 * i - 1] = count
+  out[2 * i] = ttl
+end
+return out`;
 
-  async function consumeWith(limiter: RateLimiterAbstract, key: string): Promise<RateLimitDecision> {
-    try {
-      return decision(options.points, await limiter.consume(key), true);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decision(options.points, rejection, false);
-      throw rejection;
-    }
+type ScriptedRedis = Redis & { svcRateHit: (numberOfKeys: number, ...keysThenWindows: (string | number)[]) => Promise<number[]> };
+
+class RedisCounterStore implements CounterStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(redis: Redis) {
+    // ioredis applies its keyPrefix to the script's keys and sends EVALSHA (EVAL on a cache miss).
+    if (!('svcRateHit' in redis)) redis.defineCommand('svcRateHit', { lua: HIT_SCRIPT });
+    this.redis = redis as ScriptedRedis;
   }
 
+  async hit(hits: CounterHit[]): Promise<WindowCount[]> {
+    const reply = await this.redis.svcRateHit(hits.length, ...hits.map((h) => h.key), ...hits.map((h) => h.windowMs));
+    return hits.map((_, i) => ({ count: Number(reply[2 * i]), msLeft: Number(reply[2 * i + 1]) }));
+  }
+}
+
+const MEMORY_SWEEP_SIZE = 10_000;
+
+class MemoryCounterStore implements CounterStore {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+
+  async hit(hits: CounterHit[]): Promise<WindowCount[]> {
+    const now = Date.now();
+    if (this.windows.size >= MEMORY_SWEEP_SIZE) this.sweep(now);
+    return hits.map(({ key, windowMs }) => {
+      let window = this.windows.get(key);
+      if (!window || window.endsAt <= now) {
+        window = { count: 0, endsAt: now + windowMs };
+        this.windows.set(key, window);
+      }
+      window.count += 1;
+      return { count: window.count, msLeft: window.endsAt - now };
+    });
+  }
+
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+  }
+}
+
+/** Counters on the shared Redis, falling back to this instance's memory while Redis fails. */
+function counterStoreFor(deps: { shared: SharedState; logger: Logger }): CounterStore {
+  const memory = new MemoryCounterStore();
+  if (deps.shared.kind !== 'redis' || !deps.shared.redis) return memory;
+  const redis = new RedisCounterStore(deps.shared.redis);
+  let lastWarning = 0;
   return {
-    points: options.points,
-    async consume(key) {
+    async hit(hits) {
       try {
-        return await consumeWith(store, key);
+        return await redis.hit(hits);
       } catch (error) {
-        if (store === memory) throw error;
         if (Date.now() - lastWarning > FALLBACK_WARNING_INTERVAL_MS) {
           lastWarning = Date.now();
-          deps.logger.warn({ err: error, limiter: options.name }, 'rate limit store unreachable: limiting in memory on this instance');
+          deps.logger.warn({ err: error, limiters: hits.map((h) => h.key.split(':')[1]) }, 'rate limit store unreachable: limiting in memory on this instance');
         }
-        return consumeWith(memory, key);
+        return memory.hit(hits);
       }
     },
   };
 }
 
-function decision(limit: number, res: RateLimiterRes, allowed: boolean): RateLimitDecision {
+/**
+ * Limiters whose counters are hit together, in one round trip: `consume(keys)` counts one
+ * request against each limiter (keys in the order of `options`).
+ */
+export function createRateLimiters(deps: { shared: SharedState; logger: Logger }, options: RateLimiterOptions[]) {
+  const store = counterStoreFor(deps);
   return {
-    allowed,
+    async consume(keys: string[]): Promise<RateLimitDecision[]> {
+      const counts = await store.hit(options.map((o, i) => ({ key: `rl:${o.name}:${keys[i]}`, windowMs: o.durationSeconds * 1000 })));
+      return counts.map((counted, i) => decision(options[i]!.points, counted));
+    },
+  };
+}
+
+/** A limiter on the shared Redis (or in memory without it). Reusable: webhooks limit per id and IP. */
+export function createRateLimiter(deps: { shared: SharedState; logger: Logger }, options: RateLimiterOptions): RateLimiter {
+  const limiters = createRateLimiters(deps, [options]);
+  return {
+    points: options.points,
+    consume: async (key) => (await limiters.consume([key]))[0]!,
+  };
+}
+
+function decision(limit: number, counted: WindowCount): RateLimitDecision {
+  return {
+    allowed: counted.count <= limit,
     limit,
-    remaining: Math.max(0, res.remainingPoints),
-    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    remaining: Math.max(0, limit - counted.count),
+    resetSeconds: Math.max(1, Math.ceil(counted.msLeft / 1000)),
   };
 }
 
@@ -107,16 +189,15 @@ function tighter(a: RateLimitDecision, b: RateLimitDecision): RateLimitDecision 
 
 /** Per credential and per organization limits for authenticated routes (mount after `authenticate`). */
 export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): RequestHandler {
-  const perCredential = createRateLimiter(deps, { name: 'credential', points: deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE, durationSeconds: 60 });
-  const perOrganization = createRateLimiter(deps, { name: 'organization', points: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE, durationSeconds: 60 });
+  const limiters = createRateLimiters(deps, [
+    { name: 'credential', points: deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE, durationSeconds: 60 },
+    { name: 'organization', points: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE, durationSeconds: 60 },
+  ]);
   return async (req, res, next) => {
     const caller = callerOf(req);
     const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
-    const [byCredential, byOrganization] = await Promise.all([
-      perCredential.consume(credential),
-      perOrganization.consume(caller.organizationId),
-    ]);
-    const binding = tighter(byCredential, byOrganization);
+    const [byCredential, byOrganization] = await limiters.consume([credential, caller.organizationId]);
+    const binding = tighter(byCredential!, byOrganization!);
     if (!binding.allowed) throw rateLimitedError(binding);
     setRateLimitHeaders(res, binding);
     next();
