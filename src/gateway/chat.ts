@@ -13,7 +13,7 @@ import { costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
 import type { Router } from './router.js';
-import { estimateCompletionTokens, estimatePromptTokens } from './tokens.js';
+import { countCompletionTokens, countPromptTokens, promptTokenBound } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
 
@@ -66,7 +66,7 @@ export class ChatService {
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
-      const promptTokens = estimatePromptTokens(messages);
+      const promptTokens = promptTokenBound(messages);
       const upstreamRequest = { ...request, messages, stream: false };
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
@@ -75,8 +75,8 @@ export class ChatService {
       );
       const { target, value: completion } = answered;
       const usage = completion.usage ?? {
-        inputTokens: promptTokens,
-        outputTokens: estimateCompletionTokens(completion.content, completion.toolCalls),
+        inputTokens: await countPromptTokens(messages),
+        outputTokens: await countCompletionTokens(completion.content, completion.toolCalls),
       };
       const estimated = completion.usage === null;
       const cost = costOf(target.model, usage);
@@ -105,7 +105,7 @@ export class ChatService {
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
-      const promptTokens = estimatePromptTokens(messages);
+      const promptTokens = promptTokenBound(messages);
       const upstreamRequest = { ...request, messages, stream: true };
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
@@ -117,7 +117,7 @@ export class ChatService {
         id: newCompletionId(),
         created: Math.floor(this.deps.clock.now().getTime() / 1000),
         model: answered.target.model.id,
-        chunks: this.relay(head, rest, { context, request, trail, answered, promptTokens }),
+        chunks: this.relay(head, rest, { context, request, trail, answered, messages }),
       };
     } catch (error) {
       throw this.recordFailure(context, request, trail, error, true);
@@ -128,14 +128,14 @@ export class ChatService {
   private async *relay(
     head: NormalizedChunk[],
     rest: AsyncIterator<NormalizedChunk>,
-    state: { context: ChatContext; request: ChatCompletionRequest; trail: Trail; answered: Awaited<ReturnType<Failover['run']>>; promptTokens: number },
+    state: { context: ChatContext; request: ChatCompletionRequest; trail: Trail; answered: Awaited<ReturnType<Failover['run']>>; messages: ChatMessage[] },
   ): AsyncGenerator<NormalizedChunk> {
     const { context, request, trail, answered } = state;
     const output = new OutputTally();
     let settled = false;
-    const finish = (outcome: GatewayOutcome): TokenCounts => {
+    const finish = async (outcome: GatewayOutcome): Promise<TokenCounts> => {
       settled = true;
-      const usage = output.usage(state.promptTokens);
+      const usage = await output.usage(state.messages);
       const cost = costOf(answered.target.model, usage);
       this.settle(answered.reservation, cost);
       const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
@@ -148,19 +148,19 @@ export class ChatService {
       for (let next = await rest.next(); !next.done; next = await rest.next()) {
         if (output.take(next.value)) yield next.value;
       }
-      const usage = finish('success');
+      const usage = await finish('success');
       yield { delta: {}, finishReason: null, usage };
     } catch (error) {
       if (error instanceof UpstreamAborted) {
-        finish('aborted');
+        await finish('aborted');
         throw abortedError();
       }
-      finish('failure');
+      await finish('failure');
       throw error instanceof UpstreamFailure ? providerError(error) : error;
     } finally {
       // Also runs when the consumer stops early (client gone): end the upstream call, record it.
       await rest.return?.(undefined);
-      if (!settled) finish('aborted');
+      if (!settled) await finish('aborted');
     }
   }
 
@@ -282,9 +282,9 @@ class OutputTally {
     return true;
   }
 
-  usage(promptTokens: number): TokenCounts & { estimated: boolean } {
+  async usage(messages: ChatMessage[]): Promise<TokenCounts & { estimated: boolean }> {
     if (this.reported) return { ...this.reported, estimated: false };
-    return { inputTokens: promptTokens, outputTokens: estimateCompletionTokens(this.text, this.toolArguments), estimated: true };
+    return { inputTokens: await countPromptTokens(messages), outputTokens: await countCompletionTokens(this.text, this.toolArguments), estimated: true };
   }
 }
 

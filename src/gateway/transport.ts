@@ -67,7 +67,7 @@ export class UpstreamTransport {
    */
   async *stream(input: CallInput): AsyncGenerator<NormalizedChunk> {
     if (input.provider.type === 'dev') {
-      yield* devStreamChunks(input.request, input.maxTokens);
+      yield* await devStreamChunks(input.request, input.maxTokens);
       return;
     }
     const adapter = HTTP_ADAPTERS[input.provider.type];

@@ -2,7 +2,7 @@
 // request, on one API instance and across two sharing Redis. At most one is answered, the rest
 // get 402 budget_exceeded, and the recorded spend stays within the cap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimatePromptTokens } from '../../src/gateway/tokens.js';
+import { promptTokenBound } from '../../src/gateway/tokens.js';
 import { FAKE_PRICES, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
@@ -10,8 +10,8 @@ import { startStack, type Stack } from '../helpers/stack.js';
 
 const messages = [{ role: 'user' as const, content: 'Say hello' }];
 const MAX_TOKENS = 100;
-/** What the gateway reserves for one request: the estimated prompt plus max_tokens at the model's prices. */
-const ONE_REQUEST = (estimatePromptTokens(messages) * FAKE_PRICES.inputPricePer1M + MAX_TOKENS * FAKE_PRICES.outputPricePer1M) / 1_000_000;
+/** What the gateway reserves for one request: the prompt's token bound plus max_tokens at the model's prices. */
+const ONE_REQUEST = (promptTokenBound(messages) * FAKE_PRICES.inputPricePer1M + MAX_TOKENS * FAKE_PRICES.outputPricePer1M) / 1_000_000;
 
 let upstream: FakeUpstream;
 let gatewayConfig: string;

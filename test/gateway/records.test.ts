@@ -7,7 +7,7 @@ import { UsageRecord } from '../../src/billing/entities.js';
 import { parseGatewayConfig } from '../../src/gateway/config.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
 import { createGateway } from '../../src/gateway/index.js';
-import { estimatePromptTokens, estimateTextTokens } from '../../src/gateway/tokens.js';
+import { countPromptTokens, countTextTokens, promptTokenBound } from '../../src/gateway/tokens.js';
 import { FAKE_DEFAULT_CONTENT, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
@@ -89,8 +89,8 @@ describe('usage and audit records', () => {
     const res = await ask(stream);
     expect(res.status).toBe(200);
     const { usage } = await recordsOf(res.headers.get('x-request-id'));
-    const input = estimatePromptTokens(messages as never);
-    const output = estimateTextTokens(FAKE_DEFAULT_CONTENT);
+    const input = await countPromptTokens(messages as never);
+    const output = await countTextTokens(FAKE_DEFAULT_CONTENT);
     expect(usage[0]).toMatchObject({ inputTokens: input, outputTokens: output, estimated: true });
     expect(usage[0]!.cost).toBeCloseTo(priced(input, output), 12);
     if (!stream) expect(res.body.usage).toEqual({ prompt_tokens: input, completion_tokens: output, total_tokens: input + output });
@@ -138,7 +138,7 @@ describe('gateway core', () => {
     backup.enqueue({ usage: { input: 50, output: 10 } });
     const result = await gateway.complete({ model: 'fake-model', messages: messages as never, max_tokens: 100 }, { organizationId: org.id, userId: org.owner.id, source: 'automation', runId: 'budget-run' });
     await gateway.close();
-    const worstCase = priced(estimatePromptTokens(messages as never), 100).toFixed(8);
+    const worstCase = priced(promptTokenBound(messages as never), 100).toFixed(8);
     expect(calls).toEqual([`reserve ${worstCase}`, 'release r1', `reserve ${worstCase}`, `settle r3 ${priced(50, 10).toFixed(8)}`]);
     expect(result).toMatchObject({ provider: 'backup', attempts: 2, usage: { inputTokens: 50, outputTokens: 10, estimated: false } });
   });

@@ -1,7 +1,7 @@
 // The built-in `dev` provider: a deterministic local responder for development and the embedded
 // default. It answers "[dev-echo] <last user message>" (cut to max_tokens words) without any
 // network, reports usage counted with the tokenizer, and streams the answer word by word.
-import { estimateCompletionTokens, estimatePromptTokens } from '../../tokens.js';
+import { countCompletionTokens, countPromptTokens } from '../../tokens.js';
 import type { ChatCompletionRequest } from '../../types.js';
 import type { NormalizedChunk, NormalizedCompletion } from '../types.js';
 
@@ -14,18 +14,18 @@ export function devReplyText(request: ChatCompletionRequest, maxTokens: number |
   return { text: words.slice(0, limit).join(' '), truncated: words.length > limit };
 }
 
-export function devComplete(request: ChatCompletionRequest, maxTokens: number | undefined): NormalizedCompletion {
+export async function devComplete(request: ChatCompletionRequest, maxTokens: number | undefined): Promise<NormalizedCompletion> {
   const { text, truncated } = devReplyText(request, maxTokens);
   return {
     content: text,
     toolCalls: [],
     finishReason: truncated ? 'length' : 'stop',
-    usage: { inputTokens: estimatePromptTokens(request.messages), outputTokens: estimateCompletionTokens(text) },
+    usage: { inputTokens: await countPromptTokens(request.messages), outputTokens: await countCompletionTokens(text) },
   };
 }
 
-export function devStreamChunks(request: ChatCompletionRequest, maxTokens: number | undefined): NormalizedChunk[] {
-  const completion = devComplete(request, maxTokens);
+export async function devStreamChunks(request: ChatCompletionRequest, maxTokens: number | undefined): Promise<NormalizedChunk[]> {
+  const completion = await devComplete(request, maxTokens);
   const words = (completion.content ?? '').split(' ');
   const chunks: NormalizedChunk[] = words.map((word, index) => ({
     delta: index === 0 ? { role: 'assistant', content: word } : { content: ` ${word}` },
