@@ -66,3 +66,34 @@ export async function runLoad(target: Target, options: { connections: number; du
 function mean(values: number[]): number {
   return values.length === 0 ? NaN : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
+
+/** Opens `count` streams at once (one connection each) and reads each to its end. */
+export async function openStreams(target: Target, count: number): Promise<{ completed: number; minChunks: number; maxOpen: number }> {
+  const pool = new Pool(target.url, { connections: count, pipelining: 1, keepAliveTimeout: 30_000 });
+  const body = target.body(true);
+  const headers = { 'content-type': 'application/json', ...target.headers };
+  let open = 0;
+  let maxOpen = 0;
+  let completed = 0;
+  let minChunks = Infinity;
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      try {
+        const response = await pool.request({ method: 'POST', path: target.path, headers, body });
+        open += 1;
+        maxOpen = Math.max(maxOpen, open);
+        let events = 0;
+        for await (const chunk of response.body) events += String(chunk).split('data: ').length - 1;
+        open -= 1;
+        if (response.statusCode === 200) {
+          completed += 1;
+          minChunks = Math.min(minChunks, events);
+        }
+      } catch {
+        // counted as not completed
+      }
+    }),
+  );
+  await pool.close();
+  return { completed, minChunks: Number.isFinite(minChunks) ? minChunks : 0, maxOpen };
+}

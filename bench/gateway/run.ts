@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad, type LoadResult, type Target } from './load.js';
+import { openStreams, runLoad, type LoadResult, type Target } from './load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? '1');
@@ -54,9 +54,12 @@ const messages = [{ role: 'user', content: 'Summarize the meeting notes in two s
 const chatBody = (model: string) => (stream: boolean) => JSON.stringify({ model, messages, stream });
 
 async function main(): Promise<void> {
-  const upstream = await tsx('upstream');
+  const [upstream, slowUpstream] = await Promise.all([tsx('upstream'), tsx('upstream-slow')]);
   const upstreamUrl = upstream.match[1]!;
-  const [bare, gateway] = await Promise.all([tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }), tsx('gateway', { BENCH_UPSTREAM_URL: upstreamUrl })]);
+  const [bare, gateway] = await Promise.all([
+    tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }),
+    tsx('gateway', { BENCH_UPSTREAM_URL: upstreamUrl, BENCH_SLOW_UPSTREAM_URL: slowUpstream.match[1]! }),
+  ]);
   const portkeyPort = String(20_000 + Math.floor(Math.random() * 20_000));
   const portkeyEntry = path.join(path.dirname(createRequire(import.meta.url).resolve('@portkey-ai/gateway/package.json')), 'build/start-server.js');
   const portkey = await startChild(process.execPath, [portkeyEntry, `--port=${portkeyPort}`], {}, /Ready|running|listening|8787|port/i)
@@ -108,6 +111,38 @@ async function main(): Promise<void> {
     }
   }
   printTable(targets.map(({ target, child }) => ({ name: target.name, rssMb: child ? peakRssMb(child) : NaN, r: results.get(target.name)! })));
+  const gatewayTarget = targets[2]!;
+  await printConcurrentStreams({ ...gatewayTarget.target, body: chatBody('fake-slow') }, gatewayTarget.child!, Number(process.env.BENCH_STREAMS ?? '1000'));
+}
+
+/** Opens `count` slow streams through the gateway at once; reports the gateway's RSS while they are open. */
+async function printConcurrentStreams(target: Target, child: ChildProcess, count: number): Promise<void> {
+  global.gc?.();
+  const before = rssMb(child);
+  let maxRss = before;
+  const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(child))), 50);
+  const result = await openStreams(target, count);
+  clearInterval(sampler);
+  const f = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+  console.log(
+    [
+      '',
+      `| concurrent streams | completed | chunks per stream (min) | open at once (max) | gateway RSS before MB | gateway RSS max while open MB |`,
+      '| --- | --- | --- | --- | --- | --- |',
+      `| ${count} | ${result.completed} | ${result.minChunks} | ${result.maxOpen} | ${f(before)} | ${f(maxRss)} |`,
+      '',
+      `Gateway RSS at ${count} concurrent streams: ${f(maxRss)} MB (target <= 200 MB)`,
+    ].join('\n'),
+  );
+}
+
+function rssMb(child: ChildProcess): number {
+  try {
+    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+  } catch {
+    return NaN;
+  }
 }
 
 function printTable(rows: { name: string; rssMb: number; r: Record<string, LoadResult> }[]): void {

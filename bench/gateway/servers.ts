@@ -17,11 +17,20 @@ import { createTestOrganization } from '../../test/helpers/orgs.js';
 
 const role = process.argv[2];
 const upstreamUrl = process.env.BENCH_UPSTREAM_URL ?? '';
+const slowUpstreamUrl = process.env.BENCH_SLOW_UPSTREAM_URL;
 
 async function upstream(): Promise<void> {
   const fake = await startFakeUpstream();
   fake.setDefault({ content: 'The quick brown fox jumps over the lazy dog.', usage: { input: 12, output: 10 } });
   // The benchmark never reads the request log: keep it from growing for the whole run.
+  setInterval(() => fake.requests.splice(0), 1000).unref();
+  console.log(`READY ${fake.url}`);
+}
+
+/** Streams slowly (about 2.4 s per answer): keeps 1,000 streams open at once through the gateway. */
+async function upstreamSlow(): Promise<void> {
+  const fake = await startFakeUpstream();
+  fake.setDefault({ content: 'one two three four five six seven eight nine ten', usage: { input: 12, output: 10 }, chunkDelayMs: 200 });
   setInterval(() => fake.requests.splice(0), 1000).unref();
   console.log(`READY ${fake.url}`);
 }
@@ -51,7 +60,14 @@ async function bare(): Promise<void> {
 
 async function gateway(): Promise<void> {
   const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalDevServer({ port: await freePort() });
-  const gatewayConfig = writeGatewayConfig(fakeGatewayConfig({ primary: { baseUrl: `${upstreamUrl}/v1` } as FakeUpstream, timeoutMs: 30_000 }));
+  const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstreamUrl}/v1` } as FakeUpstream, timeoutMs: 30_000 });
+  if (slowUpstreamUrl) {
+    // Model `fake-slow`: the same prices, served by the slow upstream (the 1,000-stream scenario).
+    (settings.providers as object[]).push({ id: 'slow', type: 'openai', baseUrl: `${slowUpstreamUrl}/v1`, apiKey: 'sk-fake-slow', timeoutMs: 30_000 });
+    const [fakeModel] = settings.models as Record<string, unknown>[];
+    (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
+  }
+  const gatewayConfig = writeGatewayConfig(settings);
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'production',
@@ -82,7 +98,7 @@ async function gateway(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 }
 
-const roles: Record<string, () => Promise<void>> = { upstream, bare, gateway };
+const roles: Record<string, () => Promise<void>> = { upstream, 'upstream-slow': upstreamSlow, bare, gateway };
 const start = roles[role ?? ''];
 if (!start) {
   console.error(`unknown role ${role}; one of ${Object.keys(roles).join(', ')}`);
