@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MikroORM as PostgresORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { PGliteDriver } from 'mikro-orm-pglite';
 import type { Logger } from '../logger.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
@@ -28,7 +27,7 @@ export function describeDatabase(target: DatabaseTarget): string {
   return `PGlite ${target.pgliteDir ?? 'memory://'}`;
 }
 
-function ormOptions(target: DatabaseTarget): Options {
+async function ormOptions(target: DatabaseTarget): Promise<Options> {
   const common: Options = {
     entities,
     extensions: [Migrator],
@@ -50,7 +49,9 @@ function ormOptions(target: DatabaseTarget): Options {
   }
   const dir = target.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(path.dirname(dir), { recursive: true });
-  // knex-pglite opens PGlite on `connection.filename` (empty = in-memory).
+  // knex-pglite opens PGlite on `connection.filename` (empty = in-memory). Imported only here:
+  // a PostgreSQL deployment never loads PGlite (~35 MB of memory).
+  const { PGliteDriver } = await import('mikro-orm-pglite');
   return {
     ...common,
     driver: PGliteDriver as unknown as Options['driver'],
@@ -61,7 +62,7 @@ function ormOptions(target: DatabaseTarget): Options {
 
 /** Opens the database and brings its schema up to date with the committed migrations. */
 export async function openDatabase(target: DatabaseTarget, logger?: Logger): Promise<Orm> {
-  const orm = await PostgresORM.init(ormOptions(target));
+  const orm = await PostgresORM.init(await ormOptions(target));
   const applied = await orm.getMigrator().up();
   if (applied.length > 0) {
     logger?.info({ migrations: applied.map((m) => m.name), database: describeDatabase(target) }, 'migrations applied');
