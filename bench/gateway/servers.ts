@@ -7,13 +7,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import { startApi } from '../../src/api/server.js';
-import { loadConfig } from '../../src/config.js';
-import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
-import { createLogger } from '../../src/logger.js';
-import { openRuntime } from '../../src/runtime.js';
-import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
-import { createTestOrganization } from '../../test/helpers/orgs.js';
+import { startFakeUpstream, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 
 const role = process.argv[2];
 const upstreamUrl = process.env.BENCH_UPSTREAM_URL ?? '';
@@ -59,6 +53,14 @@ async function bare(): Promise<void> {
 }
 
 async function gateway(): Promise<void> {
+  // Imported here, not at the top: the other roles' peak RSS must not include the whole service.
+  const { startApi } = await import('../../src/api/server.js');
+  const { loadConfig } = await import('../../src/config.js');
+  const { freePort, startTemporalDevServer } = await import('../../src/dev/temporal-server.js');
+  const { createLogger } = await import('../../src/logger.js');
+  const { openRuntime } = await import('../../src/runtime.js');
+  const { fakeGatewayConfig, writeGatewayConfig } = await import('../../test/fixtures/fake-upstream.js');
+  const { createTestOrganization } = await import('../../test/helpers/orgs.js');
   const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalDevServer({ port: await freePort() });
   const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstreamUrl}/v1` } as FakeUpstream, timeoutMs: 30_000 });
   if (slowUpstreamUrl) {
