@@ -62,6 +62,13 @@ const envSchema = z.object({
   AUTOMATION_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
   AUTOMATION_CONTINUE_AS_NEW_EVENTS: z.coerce.number().int().min(10).default(10_000),
+  // Worker capacity (README "Processes"); unset means the Temporal SDK's defaults.
+  /** Workflows kept in the worker's sticky cache (memory vs. replays); the SDK sizes it from the heap limit. */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  /** Activities (model calls, deliveries, tool calls) one worker runs at once; SDK default 100. */
+  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).optional(),
+  /** Workflow tasks one worker runs at once; SDK default 40. */
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).optional(),
   SLACK_BOT_TOKEN: optionalString,
   SLACK_API_URL: z.url().default('https://slack.com/api'),
   /** Allow webhook channel deliveries to private, loopback and link-local addresses (tests, on-premises). */

@@ -56,6 +56,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workflowBundle: { codePath: options.bundlePath },
     activities: createActivities(options.activityDeps),
     ...(options.identity ? { identity: options.identity } : {}),
+    ...capacity(options.activityDeps.config),
     shutdownGraceTime: '10 seconds',
   });
   const done = worker.run();
@@ -68,5 +69,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await done.catch(() => undefined);
       await connection.close();
     },
+  };
+}
+
+/** The worker's capacity settings that are configured; the others keep the SDK's defaults. */
+function capacity(config: ActivityDeps['config']): { maxCachedWorkflows?: number; maxConcurrentActivityTaskExecutions?: number; maxConcurrentWorkflowTaskExecutions?: number } {
+  return {
+    ...(config.WORKER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
+    ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
+    ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
   };
 }
