@@ -3,14 +3,24 @@
 // usage accounting on) and through @portkey-ai/gateway (custom-host header). Prints a Markdown
 // table: sequential mean latency and overhead over direct, requests/s and p99 at 64 and 256
 // connections, time to first byte for streams, peak RSS of each proxy.
-import { spawn, type ChildProcess } from 'node:child_process';
+//
+// The gateway is the production build (`tsc -p tsconfig.build.json`, then `node dist/api/main.js`,
+// built here first) on PostgreSQL (a scratch database beside DATABASE_URL) or PGlite, Redis when
+// REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
+import { fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
+import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 import { openStreams, runLoad, type LoadResult, type Target } from './load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? '1');
 const children: ChildProcess[] = [];
 
@@ -41,6 +51,51 @@ function tsx(role: string, env: Record<string, string> = {}) {
   return startChild(process.execPath, ['--import', 'tsx', path.join(here, 'servers.ts'), role], env, /READY (\S+)(?: (\S+))?/);
 }
 
+/** The production build of the API with auth, Redis rate limits, DLP, budget and usage records on. */
+async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalDevServer({ port: await freePort() });
+  const database = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, 'bench_gateway') : undefined;
+  cleanups.push(async () => {
+    await database?.drop();
+    await temporal?.stop();
+  });
+  const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstreamUrl}/v1` } as FakeUpstream, timeoutMs: 30_000 });
+  // Model `fake-slow`: the same prices, served by the slow upstream (the 1,000-stream scenario).
+  (settings.providers as object[]).push({ id: 'slow', type: 'openai', baseUrl: `${slowUpstreamUrl}/v1`, apiKey: 'sk-fake-slow', timeoutMs: 30_000 });
+  const [fakeModel] = settings.models as Record<string, unknown>[];
+  (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
+  const port = await freePort();
+  const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
+  const child = spawn(process.execPath, [path.join(root, 'dist/api/main.js')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      GATEWAY_CONFIG: writeGatewayConfig(settings),
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? temporal!.address,
+      TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
+      DATABASE_URL: database?.url ?? '',
+      REDIS_KEY_PREFIX: `bench:${randomUUID()}:`,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ai-workspace-bench-')),
+      SECRET_KEY: randomBytes(32).toString('base64'),
+      BOOTSTRAP_OWNER_API_KEY: apiKey,
+      // Counted in Redis on every request like in production, set high enough never to refuse the load.
+      RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000',
+      RATE_LIMIT_PER_ORG_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/readyz`);
+  return { child, url, apiKey };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
 function peakRssMb(child: ChildProcess): number {
   try {
     const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -56,10 +111,7 @@ const chatBody = (model: string) => (stream: boolean) => JSON.stringify({ model,
 async function main(): Promise<void> {
   const [upstream, slowUpstream] = await Promise.all([tsx('upstream'), tsx('upstream-slow')]);
   const upstreamUrl = upstream.match[1]!;
-  const [bare, gateway] = await Promise.all([
-    tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }),
-    tsx('gateway', { BENCH_UPSTREAM_URL: upstreamUrl, BENCH_SLOW_UPSTREAM_URL: slowUpstream.match[1]! }),
-  ]);
+  const [bare, gateway] = await Promise.all([tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }), startGateway(upstreamUrl, slowUpstream.match[1]!)]);
   const portkeyPort = String(20_000 + Math.floor(Math.random() * 20_000));
   const portkeyEntry = path.join(path.dirname(createRequire(import.meta.url).resolve('@portkey-ai/gateway/package.json')), 'build/start-server.js');
   const portkey = await startChild(process.execPath, [portkeyEntry, `--port=${portkeyPort}`], {}, /Ready|running|listening|8787|port/i)
@@ -76,7 +128,7 @@ async function main(): Promise<void> {
     { target: { name: 'direct', url: upstreamUrl, path: '/v1/chat/completions', headers: {}, body: chatBody('gpt-fake-mini') } },
     { target: { name: 'bare undici proxy', url: bare.match[1]!, path: '/v1/chat/completions', headers: {}, body: chatBody('gpt-fake-mini') }, child: bare.child },
     {
-      target: { name: 'this gateway', url: gateway.match[1]!, path: '/v1/chat/completions', headers: { authorization: `Bearer ${gateway.match[2]}` }, body: chatBody('fake-model') },
+      target: { name: 'this gateway', url: gateway.url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${gateway.apiKey}` }, body: chatBody('fake-model') },
       child: gateway.child,
     },
   ];
@@ -190,5 +242,6 @@ async function waitForHttp(url: string): Promise<void> {
 try {
   await main();
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))));
+  for (const cleanup of cleanups) await cleanup();
 }
