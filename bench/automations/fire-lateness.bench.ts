@@ -4,8 +4,9 @@
 // workflows straight from a client, measured in the same run.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/automations/fire-lateness.bench.ts
-//   (AUTOMATIONS=1000 by default; the worker runs as its own process so its RSS is its own)
-import { spawn } from 'node:child_process';
+//   (AUTOMATIONS=1000 by default; the worker runs as its own process, from the production build,
+//   so its RSS is its own)
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -63,7 +64,9 @@ async function main(): Promise<void> {
   };
   const config = loadConfig(env);
   const runtime = await openRuntime(config, createLogger({ level: 'warn' }));
-  const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // The worker as deployed: the production build, so its RSS is not the transpiler's.
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  const worker = spawn(process.execPath, ['dist/worker/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   try {
     // Floor: N workflows started straight from a client, same server, same worker.
     const floorStart = Date.now();
