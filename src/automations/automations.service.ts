@@ -8,6 +8,7 @@ import type { AppDeps } from '../api/deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { resolveSkillReference } from '../skills/skills.service.js';
+import { revokeAutomationWebhooks } from '../webhooks/webhooks.service.js';
 import {
   activateUpdate,
   deleteUpdate,
@@ -118,8 +119,13 @@ export async function deleteAutomation(deps: Deps, caller: Caller, id: string): 
     // A workflow that is already gone has nothing left to cancel.
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
-  // Runs and deliveries go with the row (on delete cascade).
-  await deps.orm.em.fork().nativeDelete(Automation, { id: automation.id, organizationId: caller.organizationId });
+  await deps.orm.em.fork().transactional(async (em) => {
+    // Its webhook URLs stop resolving (404) together with the automation; executions already
+    // acknowledged finish (their run fails as not found).
+    await revokeAutomationWebhooks(em, caller.organizationId, automation.id, deps.clock.now());
+    // Runs and deliveries go with the row (on delete cascade).
+    await em.nativeDelete(Automation, { id: automation.id, organizationId: caller.organizationId });
+  });
 }
 
 export async function activateAutomation(deps: Deps, caller: Caller, id: string) {
@@ -142,15 +148,23 @@ export async function runAutomationNow(deps: Deps, caller: Caller, id: string) {
 /**
  * Starts a run of an automation now, whatever its status (manual runs, webhook triggers). The
  * run is recorded as `running` before this returns. Stable contract for the webhooks feature.
+ * With a `runId` (a UUID the caller derives from its own request) the start is idempotent:
+ * repeating it returns the run already started, however often or concurrently it is repeated.
  */
 export async function startAutomationRun(
   deps: Deps,
-  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown },
+  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown; runId?: string },
 ): Promise<{ runId: string; automationId: string; status: 'running'; startedAt: string }> {
   const automation = await deps.orm.em.fork().findOne(Automation, { id: request.automationId, organizationId: request.organizationId });
   if (!automation) throw notFound('Automation');
+  const { runId } = request;
   const started = await withAutomationWorkflow(deps, automation, (handle) =>
-    handle.executeUpdate(runNowUpdate, { args: [{ trigger: request.trigger, context: request.context ?? null }] }),
+    handle.executeUpdate(runNowUpdate, {
+      args: [{ trigger: request.trigger, context: request.context ?? null, ...(runId ? { runId } : {}) }],
+      // The server answers a repeat within the same workflow run with the first outcome; the
+      // workflow itself dedupes repeats that reach a later run (after continue-as-new).
+      ...(runId ? { updateId: `run/${runId}` } : {}),
+    }),
   );
   return { runId: started.runId, automationId: automation.id, status: 'running', startedAt: started.startedAt };
 }

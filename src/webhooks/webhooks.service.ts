@@ -48,6 +48,11 @@ export async function revokeAssistantWebhooks(em: EntityManager, organizationId:
   await em.nativeUpdate(Webhook, { organizationId, assistantId, revokedAt: null }, { revokedAt: now });
 }
 
+/** Revokes every active webhook of an automation (it is being deleted); its URLs answer 404. */
+export async function revokeAutomationWebhooks(em: EntityManager, organizationId: string, automationId: string, now: Date): Promise<number> {
+  return em.nativeUpdate(Webhook, { organizationId, automationId, revokedAt: null }, { revokedAt: now });
+}
+
 export function webhookUrlId(secrets: SecretBox, webhook: Webhook): string {
   return secrets.decrypt(webhook.tokenEncrypted);
 }
