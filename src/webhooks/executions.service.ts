@@ -35,7 +35,10 @@ export interface FinishExecution {
  * call created it.
  */
 export async function recordQueuedExecution(em: EntityManager, input: WebhookExecutionInput): Promise<boolean> {
-  return (await insertExecution(em, input, 'queued', null, 'do nothing')) > 0;
+  // Committed without waiting for the WAL flush (the ack path's slowest step otherwise): the
+  // record is visible at once, and if a database crash lost it, the execution is still durable in
+  // Temporal and its first activity writes the record again (markExecutionRunning upserts).
+  return (await insertExecution(em, input, 'queued', null, 'do nothing', { waitForFlush: false })) > 0;
 }
 
 /** Removes a `queued` record whose workflow start failed (the caller got no 202 for it). */
@@ -79,12 +82,18 @@ async function insertExecution(
   status: ExecutionStatus,
   startedAt: Date | null,
   onConflict: string,
+  options: { waitForFlush: boolean } = { waitForFlush: true },
 ): Promise<number> {
   const { target } = input;
+  // set_config(..., true) is SET LOCAL for the statement's own transaction: one round trip.
+  const values = options.waitForFlush
+    ? 'values (?, ?, ?, ?, ?, ?, ?, ?)'
+    : `select ?::varchar, ?::uuid, ?::uuid, ?::uuid, ?::uuid, ?::varchar, ?::timestamptz, ?::timestamptz
+       from (select set_config('synchronous_commit', 'off', true)) as "commit_mode"`;
   const result = await em.getConnection().execute<{ affectedRows?: number }>(
     `insert into "webhook_executions"
        ("id", "organization_id", "webhook_id", "assistant_id", "automation_id", "status", "received_at", "started_at")
-     values (?, ?, ?, ?, ?, ?, ?, ?)
+     ${values}
      on conflict ("id") ${onConflict}`,
     [
       input.executionId,
