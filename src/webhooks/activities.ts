@@ -26,7 +26,7 @@ export function createWebhookActivities(deps: AppDeps) {
       return runAssistantOnce(deps, input);
     },
 
-    async listAssistantTools(input: { organizationId: string; assistantId: string }): Promise<ConnectionTools> {
+    async listAssistantTools(input: { organizationId: string; assistantId: string }): Promise<ConnectionTools & { skillVersion: number | null }> {
       return listAssistantTools(deps, input);
     },
 

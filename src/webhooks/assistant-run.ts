@@ -28,6 +28,8 @@ export type AssistantStepInput = WebhookExecutionInput & {
   conversation?: ChatMessage[];
   /** Tools offered to the model in this call; absent or null = none. */
   tools?: ToolDefinition[] | null;
+  /** The version of the assistant's skill this execution uses (from the tool listing); absent = current. */
+  skillVersion?: number | null;
 };
 
 /** One model call of the assistant with the webhook body as context, through the gateway core. */
@@ -38,7 +40,7 @@ export async function runAssistantOnce(
   const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
   try {
     // A skill contributes its current version's instructions before the assistant's own.
-    const skill = await skillOf(deps, assistant);
+    const skill = await skillOf(deps, assistant, input.skillVersion ?? undefined);
     const result = await deps.gateway.complete(
       {
         model: assistant.model,
@@ -67,11 +69,13 @@ export async function runAssistantOnce(
 /**
  * The assistant's tools (its own connector ids plus its skill's) resolved to its creator's
  * connections, as OpenAI function tools; none without tools (no connector is started then).
+ * Also the skill version resolved here, which every model call of the execution then uses, so a
+ * version published mid-execution does not change it halfway.
  */
 export async function listAssistantTools(
   deps: Pick<AppDeps, 'orm' | 'gateway'> & ToolUseDeps,
   input: { organizationId: string; assistantId: string },
-): Promise<ConnectionTools> {
+): Promise<ConnectionTools & { skillVersion: number | null }> {
   const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
   let skill: ResolvedSkillVersion | undefined;
   try {
@@ -79,13 +83,14 @@ export async function listAssistantTools(
   } catch (error) {
     throw asActivityFailure(error);
   }
+  const skillVersion = skill?.version ?? null;
   const toolIds = [...new Set([...(skill?.tools ?? []), ...assistant.tools])];
-  if (toolIds.length === 0) return { tools: [], bindings: {}, unavailable: [] };
+  if (toolIds.length === 0) return { tools: [], bindings: {}, unavailable: [], skillVersion };
   const tools = await listConnectionTools(deps, { organizationId: assistant.organizationId, userId: assistant.createdBy, toolIds });
   for (const missing of tools.unavailable) {
     deps.logger.warn({ assistantId: assistant.id, toolId: missing.toolId, reason: missing.reason }, 'assistant tool unavailable');
   }
-  return tools;
+  return { ...tools, skillVersion };
 }
 
 /** One tool call of an assistant execution; failures come back as error text for the model. */
@@ -108,9 +113,9 @@ async function loadAssistant(deps: Pick<AppDeps, 'orm'>, organizationId: string,
   return assistant;
 }
 
-async function skillOf(deps: Pick<AppDeps, 'orm'>, assistant: Assistant): Promise<ResolvedSkillVersion | undefined> {
+async function skillOf(deps: Pick<AppDeps, 'orm'>, assistant: Assistant, version?: number): Promise<ResolvedSkillVersion | undefined> {
   if (!assistant.skillId) return undefined;
-  return resolveSkillVersion(deps.orm.em.fork(), { organizationId: assistant.organizationId, userId: assistant.createdBy }, assistant.skillId);
+  return resolveSkillVersion(deps.orm.em.fork(), { organizationId: assistant.organizationId, userId: assistant.createdBy }, assistant.skillId, version);
 }
 
 export interface ChannelDeliveryRequest {

@@ -104,11 +104,11 @@ async function runAssistant(input: WebhookExecutionInput, assistantId: string): 
  * MAX_TOOL_ITERATIONS rounds (runToolCallingLoop); usage is the sum of all model calls.
  */
 async function answerWithTools(input: WebhookExecutionInput, assistantId: string): Promise<WebhookExecutionOutcome & { channelCount: number }> {
-  const tools = await toolListing.listAssistantTools({ organizationId: input.organizationId, assistantId });
+  const { skillVersion, ...tools } = await toolListing.listAssistantTools({ organizationId: input.organizationId, assistantId });
   let last: { model?: string | undefined; channelCount: number } = { channelCount: 0 };
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
-      const step = await work.runAssistantForWebhook({ ...input, assistantId, conversation, tools: offered });
+      const step = await work.runAssistantForWebhook({ ...input, assistantId, conversation, tools: offered, skillVersion });
       last = { model: step.model, channelCount: step.channelCount };
       const usage = step.usage ?? { inputTokens: 0, outputTokens: 0, cost: 0 };
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: usage.inputTokens, tokensOutput: usage.outputTokens, cost: usage.cost };

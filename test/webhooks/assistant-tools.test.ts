@@ -101,6 +101,32 @@ describe('tool use in assistant webhook executions', () => {
     expect(upstream.requests.length - before).toBe(2);
   }, 90_000);
 
+  it("uses its skill's tools, and one skill version for the whole execution even if a newer one is published meanwhile", async () => {
+    const skill = await api('POST', '/skills', {
+      name: 'Calculator skill', description: 'Adds', category: 'data', systemPrompt: 'Skill v1.', tools: ['fixture-http'], visibility: 'team',
+    });
+    expect(skill.status, skill.text).toBe(201);
+    const path = await webhookAssistant({ systemPrompt: 'Own prompt.', skillId: skill.body.id });
+    const before = upstream.requests.length;
+    // The first model call answers slowly; a new version is published while it is in flight.
+    upstream.enqueue({ latencyMs: 1500, toolCalls: [{ id: 'call_s', name: 'fixture-http__add', arguments: '{"a": 1, "b": 1}' }] }, answerWithToolResult);
+    const ack = await call(stack.baseUrl, 'POST', path, { body: {} });
+    await waitFor(async () => upstream.requests.length > before, { what: 'the first model call' });
+    expect((await api('POST', `/skills/${skill.body.id}/versions`, { systemPrompt: 'Skill v2.' })).status).toBe(201);
+
+    const execution = await finishedExecution(ack.body.executionId);
+    expect(execution).toMatchObject({ status: 'success', output: 'The answer is 2' });
+    const requests = upstream.requests.slice(before);
+    expect(requests).toHaveLength(2);
+    for (const request of requests) {
+      expect((request.body.messages as Record<string, unknown>[]).slice(0, 2)).toEqual([
+        { role: 'system', content: 'Skill v1.' },
+        { role: 'system', content: 'Own prompt.' },
+      ]);
+    }
+    expect((requests[0]!.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toContain('fixture-http__add');
+  }, 90_000);
+
   it('offers no tools to an assistant without any, in a single model call', async () => {
     const path = await webhookAssistant({ systemPrompt: 'Just answer.' });
     const before = upstream.requests.length;
