@@ -36,6 +36,10 @@ const fields = {
   tools: z.array(toolId).max(50),
   channels: z.array(channelSchema).max(20),
   status: z.enum(AUTOMATION_STATUSES),
+  /** A skill whose prompt, tools and tier the runs use; null = none. */
+  skillId: z.uuid('must be a skill id (UUID)').nullable(),
+  /** Pins a version of that skill; null or absent = its latest version when a run starts. */
+  skillVersion: z.number().int().min(1).max(1_000_000).nullable(),
 };
 
 export const createAutomationSchema = z.strictObject({
@@ -48,6 +52,8 @@ export const createAutomationSchema = z.strictObject({
   tools: fields.tools.default([]),
   channels: fields.channels.default([]),
   status: fields.status.default('active'),
+  skillId: fields.skillId.default(null),
+  skillVersion: fields.skillVersion.default(null),
 });
 export type CreateAutomationInput = z.infer<typeof createAutomationSchema>;
 
@@ -61,6 +67,8 @@ export const updateAutomationSchema = z.strictObject({
   tools: fields.tools.optional(),
   channels: fields.channels.optional(),
   status: fields.status.optional(),
+  skillId: fields.skillId.optional(),
+  skillVersion: fields.skillVersion.optional(),
 });
 export type UpdateAutomationInput = z.infer<typeof updateAutomationSchema>;
 

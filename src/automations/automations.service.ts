@@ -7,6 +7,8 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../api/deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
+import { resolveSkillReference } from '../skills/skills.service.js';
+import { revokeAutomationWebhooks } from '../webhooks/webhooks.service.js';
 import {
   activateUpdate,
   deleteUpdate,
@@ -33,6 +35,7 @@ type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal' | 'clock' | '
 export async function createAutomation(deps: Deps, caller: Caller, body: unknown) {
   const input = parseOrThrow(createAutomationSchema, body);
   assertValidSchedule(deps, input.schedule, input.timezone);
+  await assertSkillUsable(deps, caller, caller.userId, input);
   const { channels, revealed } = storeChannels(deps, input.channels, []);
   const em = deps.orm.em.fork();
   const automation = em.create(Automation, {
@@ -46,6 +49,8 @@ export async function createAutomation(deps: Deps, caller: Caller, body: unknown
     timezone: input.timezone,
     tools: input.tools,
     channels,
+    skillId: input.skillId,
+    skillVersion: input.skillVersion,
     status: input.status,
     nextRunAt: input.status === 'active' ? nextFireTime(input.schedule, input.timezone, deps.clock.now()) : null,
   });
@@ -81,12 +86,15 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
   const timezone = input.timezone ?? automation.timezone;
   const scheduleChanged = schedule !== automation.schedule || timezone !== automation.timezone;
   if (scheduleChanged) assertValidSchedule(deps, schedule, timezone);
+  const skill = skillAfterUpdate(automation, input);
+  if (skill) await assertSkillUsable(deps, caller, automation.createdBy, skill);
   const stored = input.channels ? storeChannels(deps, input.channels, automation.channels) : undefined;
 
   const em = deps.orm.em.fork();
   const content = {
     ...pick(input, ['name', 'description', 'systemPrompt', 'model', 'tools'] as const),
     ...(stored ? { channels: stored.channels } : {}),
+    ...(skill ?? {}),
     updatedAt: deps.clock.now(),
   };
   await em.nativeUpdate(Automation, { id: automation.id }, content);
@@ -111,8 +119,13 @@ export async function deleteAutomation(deps: Deps, caller: Caller, id: string): 
     // A workflow that is already gone has nothing left to cancel.
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
-  // Runs and deliveries go with the row (on delete cascade).
-  await deps.orm.em.fork().nativeDelete(Automation, { id: automation.id, organizationId: caller.organizationId });
+  await deps.orm.em.fork().transactional(async (em) => {
+    // Its webhook URLs stop resolving (404) together with the automation; executions already
+    // acknowledged finish (their run fails as not found).
+    await revokeAutomationWebhooks(em, caller.organizationId, automation.id, deps.clock.now());
+    // Runs and deliveries go with the row (on delete cascade).
+    await em.nativeDelete(Automation, { id: automation.id, organizationId: caller.organizationId });
+  });
 }
 
 export async function activateAutomation(deps: Deps, caller: Caller, id: string) {
@@ -135,15 +148,23 @@ export async function runAutomationNow(deps: Deps, caller: Caller, id: string) {
 /**
  * Starts a run of an automation now, whatever its status (manual runs, webhook triggers). The
  * run is recorded as `running` before this returns. Stable contract for the webhooks feature.
+ * With a `runId` (a UUID the caller derives from its own request) the start is idempotent:
+ * repeating it returns the run already started, however often or concurrently it is repeated.
  */
 export async function startAutomationRun(
   deps: Deps,
-  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown },
+  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown; runId?: string },
 ): Promise<{ runId: string; automationId: string; status: 'running'; startedAt: string }> {
   const automation = await deps.orm.em.fork().findOne(Automation, { id: request.automationId, organizationId: request.organizationId });
   if (!automation) throw notFound('Automation');
+  const { runId } = request;
   const started = await withAutomationWorkflow(deps, automation, (handle) =>
-    handle.executeUpdate(runNowUpdate, { args: [{ trigger: request.trigger, context: request.context ?? null }] }),
+    handle.executeUpdate(runNowUpdate, {
+      args: [{ trigger: request.trigger, context: request.context ?? null, ...(runId ? { runId } : {}) }],
+      // The server answers a repeat within the same workflow run with the first outcome; the
+      // workflow itself dedupes repeats that reach a later run (after continue-as-new).
+      ...(runId ? { updateId: `run/${runId}` } : {}),
+    }),
   );
   return { runId: started.runId, automationId: automation.id, status: 'running', startedAt: started.startedAt };
 }
@@ -173,6 +194,38 @@ function changeStatus(deps: Deps, automation: Automation, change: 'activate' | '
   return withAutomationWorkflow(deps, automation, (handle) =>
     handle.executeUpdate(change === 'activate' ? activateUpdate : pauseUpdate),
   );
+}
+
+type SkillReference = { skillId: string | null; skillVersion: number | null };
+
+/** The skill fields after an update, or undefined when the update leaves them alone. */
+function skillAfterUpdate(automation: Automation, input: { skillId?: string | null; skillVersion?: number | null }): SkillReference | undefined {
+  if (input.skillId === undefined && input.skillVersion === undefined) return undefined;
+  const skillId = input.skillId === undefined ? automation.skillId : input.skillId;
+  // A pin belongs to its skill: choosing another skill (or none) drops it unless a new one is given.
+  const keptPin = skillId === automation.skillId ? automation.skillVersion : null;
+  return { skillId, skillVersion: input.skillVersion === undefined ? keptPin : input.skillVersion };
+}
+
+/**
+ * 400 naming skillId or skillVersion unless the skill (and the pinned version) can be used: the
+ * caller must see it, and so must the automation's owner, whose account its runs use.
+ */
+async function assertSkillUsable(deps: Deps, caller: Caller, ownerId: string, reference: SkillReference): Promise<void> {
+  if (!reference.skillId) {
+    if (reference.skillVersion !== null) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
+    return;
+  }
+  const em = deps.orm.em.fork();
+  const wanted = { skillId: reference.skillId, skillVersion: reference.skillVersion };
+  await resolveSkillReference(em, caller, wanted);
+  if (ownerId === caller.userId) return;
+  await resolveSkillReference(em, { organizationId: caller.organizationId, userId: ownerId }, wanted).catch((error: unknown) => {
+    if (error instanceof AppError && error.param === 'skillId') {
+      throw badRequest("The skill is not visible to the automation's owner, whose account runs it", 'skillId');
+    }
+    throw error;
+  });
 }
 
 function assertValidSchedule(deps: Deps, schedule: string, timezone: string): void {

@@ -37,6 +37,8 @@ export function automationView(automation: Automation, revealedSecrets: Map<numb
   return {
     ...automationListItem(automation),
     systemPrompt: automation.systemPrompt,
+    skillId: automation.skillId,
+    skillVersion: automation.skillVersion,
     tools: automation.tools,
     channels: automation.channels.map((channel, index) => ({
       type: channel.type,
@@ -62,5 +64,7 @@ export function runView(run: AutomationRun) {
     estimatedCost: run.estimatedCost,
     output: run.output,
     error: run.error,
+    /** The skill version the run used (recorded when it started); null without a skill. */
+    skill: run.skillId && run.skillVersion ? { skillId: run.skillId, version: run.skillVersion } : null,
   };
 }

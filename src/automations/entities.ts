@@ -22,7 +22,7 @@ export interface StoredChannel {
 
 export class Automation {
   [OptionalProps]?:
-    | 'id' | 'description' | 'tools' | 'channels' | 'lastRunAt' | 'nextRunAt' | 'skippedFires' | 'stateVersion'
+    | 'id' | 'description' | 'tools' | 'channels' | 'skillId' | 'skillVersion' | 'lastRunAt' | 'nextRunAt' | 'skippedFires' | 'stateVersion'
     | 'createdAt' | 'updatedAt';
   id: string = randomUUID();
   organizationId!: string;
@@ -36,6 +36,10 @@ export class Automation {
   timezone!: string;
   tools: string[] = [];
   channels: StoredChannel[] = [];
+  /** The skill whose prompt, tools and tier the runs use (see src/skills/run-settings.ts). */
+  skillId: string | null = null;
+  /** The pinned version of that skill; null = its latest version when a run starts. */
+  skillVersion: number | null = null;
   status!: AutomationStatus;
   lastRunAt: Date | null = null;
   nextRunAt: Date | null = null;
@@ -49,7 +53,8 @@ export class Automation {
 
 export class AutomationRun {
   [OptionalProps]?:
-    | 'completedAt' | 'durationMs' | 'tokensInput' | 'tokensOutput' | 'estimatedCost' | 'output' | 'error' | 'context';
+    | 'completedAt' | 'durationMs' | 'tokensInput' | 'tokensOutput' | 'estimatedCost' | 'output' | 'error' | 'context'
+    | 'skillId' | 'skillVersion';
   id!: string;
   automationId!: string;
   organizationId!: string;
@@ -65,6 +70,9 @@ export class AutomationRun {
   error: string | null = null;
   /** The webhook body that triggered the run, when there is one. */
   context: unknown = null;
+  /** The skill version the run used, recorded when the run starts; every step of the run uses it. */
+  skillId: string | null = null;
+  skillVersion: number | null = null;
 }
 
 export class ChannelDelivery {
@@ -93,6 +101,8 @@ export const AutomationSchema = new EntitySchema<Automation>({
     timezone: { type: 'string', length: 64 },
     tools: { type: 'json' },
     channels: { type: 'json' },
+    skillId: { type: 'uuid', nullable: true },
+    skillVersion: { type: 'integer', nullable: true },
     status: { type: 'string', length: 16 },
     lastRunAt: { type: 'datetime', length: 3, nullable: true },
     nextRunAt: { type: 'datetime', length: 3, nullable: true },
@@ -121,6 +131,8 @@ export const AutomationRunSchema = new EntitySchema<AutomationRun>({
     output: { type: 'text', nullable: true },
     error: { type: 'text', nullable: true },
     context: { type: 'json', nullable: true },
+    skillId: { type: 'uuid', nullable: true },
+    skillVersion: { type: 'integer', nullable: true },
   },
 });
 

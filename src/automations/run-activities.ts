@@ -7,6 +7,7 @@ import type { ActivityDeps } from '../activities/index.js';
 import { createChannelSender, PermanentDeliveryError } from '../channels/index.js';
 import { AppError } from '../errors.js';
 import type { ChatCompletionRequest, ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
+import { runSettingsFor, type RunSettings } from '../skills/run-settings.js';
 import { Automation, AutomationRun, ChannelDelivery, type AutomationStatus, type RunStatus, type RunTrigger } from './entities.js';
 import { scanRunInputForDlp } from './run-dlp.js';
 
@@ -77,15 +78,23 @@ export function createRunActivities(deps: ActivityDeps) {
       });
     },
 
-    async loadRunPlan(input: { runId: string }): Promise<{ automationName: string; toolCount: number; channelCount: number }> {
-      const { automation } = await loadRun(input.runId);
-      return { automationName: automation.name, toolCount: automation.tools.length, channelCount: automation.channels.length };
+    /** The run's shape; resolves the automation's skill once and records the version on the run. */
+    async loadRunPlan(input: { runId: string }): Promise<{ automationName: string; toolCount: number; channelCount: number; skill: RunSettings['skill'] }> {
+      const { run, automation } = await loadRun(input.runId);
+      const em = deps.orm.em.fork();
+      const settings = await settingsOfRun(em, run, automation);
+      if (settings.skill && !run.skillId) {
+        // Unpinned = the latest version when the run starts; every later step uses this one.
+        await em.nativeUpdate(AutomationRun, { id: run.id, skillId: null }, { skillId: settings.skill.skillId, skillVersion: settings.skill.version });
+      }
+      return { automationName: automation.name, toolCount: settings.tools.length, channelCount: automation.channels.length, skill: settings.skill };
     },
 
     async scanRunInput(input: { runId: string }): Promise<void> {
       const { run, automation } = await loadRun(input.runId);
       try {
-        await scanRunInputForDlp(deps, automation.organizationId, [automation.systemPrompt, contextText(run.context) ?? '']);
+        const settings = await settingsOfRun(deps.orm.em.fork(), run, automation);
+        await scanRunInputForDlp(deps, automation.organizationId, [settings.systemPrompt, contextText(run.context) ?? '']);
       } catch (error) {
         throw toActivityFailure(error);
       }
@@ -97,10 +106,11 @@ export function createRunActivities(deps: ActivityDeps) {
      */
     async generateRunOutput(input: { runId: string; conversation?: ChatMessage[]; tools?: ToolDefinition[] | null }): Promise<StepUsage & { toolCalls: ToolCall[] }> {
       const { run, automation } = await loadRun(input.runId);
+      const settings = await settingsOfRun(deps.orm.em.fork(), run, automation);
       const request: ChatCompletionRequest = {
-        model: automation.model,
+        model: settings.model,
         messages: [
-          { role: 'system', content: automation.systemPrompt },
+          { role: 'system', content: settings.systemPrompt },
           { role: 'user', content: runInstruction(run) },
           ...(input.conversation ?? []),
         ],
@@ -192,6 +202,20 @@ export function createRunActivities(deps: ActivityDeps) {
 }
 
 export type RunActivities = ReturnType<typeof createRunActivities>;
+
+/**
+ * The prompt, model and tools of a run: with the skill version recorded on the run once it has
+ * one, so a version published mid-run does not change the run. A skill that can no longer be
+ * resolved fails the run (not_found, permanent).
+ */
+export async function settingsOfRun(em: ReturnType<ActivityDeps['orm']['em']['fork']>, run: AutomationRun, automation: Automation): Promise<RunSettings> {
+  const source = run.skillId ? { ...automation, skillId: run.skillId, skillVersion: run.skillVersion } : automation;
+  try {
+    return await runSettingsFor(em, source);
+  } catch (error) {
+    throw toActivityFailure(error);
+  }
+}
 
 async function writeSchedule(em: ReturnType<ActivityDeps['orm']['em']['fork']>, automationId: string, snapshot: ScheduleSnapshot): Promise<void> {
   await em.nativeUpdate(Automation, { id: automationId, stateVersion: { $lt: snapshot.version } }, {

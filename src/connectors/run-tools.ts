@@ -3,17 +3,19 @@
 // a tool may already have done, see the retry policy where these are proxied).
 import type { AppDeps } from '../api/deps.js';
 import { Automation, AutomationRun } from '../automations/entities.js';
+import { settingsOfRun } from '../automations/run-activities.js';
 import { callConnectionTool, listConnectionTools, TOOL_CALL_TIMEOUT_MS, type ConnectionTools, type ToolBinding, type ToolCallResult } from './tool-use.js';
 
 export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger'>) {
   return {
-    /** The run's automation `tools` resolved to its owner's connections, as OpenAI function tools. */
+    /** The run's tools (the automation's, plus its skill version's) resolved to its owner's connections, as OpenAI function tools. */
     async listRunTools(input: { runId: string }): Promise<ConnectionTools> {
       const em = deps.orm.em.fork();
       const run = await em.findOne(AutomationRun, { id: input.runId });
       const automation = run ? await em.findOne(Automation, { id: run.automationId, organizationId: run.organizationId }) : null;
       if (!run || !automation) return { tools: [], bindings: {}, unavailable: [] };
-      const tools = await listConnectionTools(deps, { organizationId: automation.organizationId, userId: automation.createdBy, toolIds: automation.tools });
+      const settings = await settingsOfRun(em, run, automation);
+      const tools = await listConnectionTools(deps, { organizationId: automation.organizationId, userId: automation.createdBy, toolIds: settings.tools });
       for (const missing of tools.unavailable) {
         deps.logger.warn({ runId: run.id, automationId: automation.id, toolId: missing.toolId }, 'run tool unavailable');
       }

@@ -1,8 +1,17 @@
 // The activities of the webhook execution workflow: thin calls into the webhooks feature.
 import type { AppDeps } from '../api/deps.js';
+import type { ToolCall } from '../gateway/types.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.js';
 import { createChannelSender } from '../channels/index.js';
-import { deliverToChannel, runAssistantOnce, type ChannelDeliveryRequest } from './assistant-run.js';
+import type { ConnectionTools, ToolBinding, ToolCallResult } from '../connectors/tool-use.js';
+import {
+  callAssistantTool,
+  deliverToChannel,
+  listAssistantTools,
+  runAssistantOnce,
+  type AssistantStepInput,
+  type ChannelDeliveryRequest,
+} from './assistant-run.js';
 import { readRunProgress, startRunForWebhook, type AutomationRunProgress } from './automation-run.js';
 import { finishExecution, markExecutionRunning, type FinishExecution } from './executions.service.js';
 
@@ -13,8 +22,16 @@ export function createWebhookActivities(deps: AppDeps) {
       await markExecutionRunning(deps.orm.em.fork(), input, deps.clock.now());
     },
 
-    async runAssistantForWebhook(input: WebhookExecutionInput & { assistantId: string }): Promise<WebhookExecutionOutcome & { channelCount: number }> {
+    async runAssistantForWebhook(input: AssistantStepInput): Promise<WebhookExecutionOutcome & { channelCount: number; toolCalls: ToolCall[] }> {
       return runAssistantOnce(deps, input);
+    },
+
+    async listAssistantTools(input: { organizationId: string; assistantId: string }): Promise<ConnectionTools & { skillVersion: number | null }> {
+      return listAssistantTools(deps, input);
+    },
+
+    async callAssistantTool(input: { executionId: string; organizationId: string; binding: ToolBinding; arguments: string }): Promise<ToolCallResult> {
+      return callAssistantTool(deps, input);
     },
 
     async deliverAssistantAnswer(request: ChannelDeliveryRequest): Promise<void> {

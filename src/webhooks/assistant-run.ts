@@ -1,26 +1,46 @@
-// The assistant step of a webhook execution: the assistant answers once, through the gateway
-// core, with the webhook body as its context. Gateway errors become activity failures that say
-// whether a retry can help.
+// The assistant step of a webhook execution: the assistant answers through the gateway core,
+// with the webhook body as its context. With tools (its own and its skill's), the execution
+// workflow runs the tool loop: each model call is `runAssistantOnce` with the conversation so
+// far, each tool call its own activity (`callAssistantTool`). Gateway errors become activity
+// failures that say whether a retry can help.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AppDeps } from '../api/deps.js';
 import { loadAssistantForRun } from '../assistants/assistants.service.js';
+import type { Assistant } from '../assistants/entities.js';
 import { PermanentDeliveryError, type ChannelSender } from '../channels/index.js';
+import {
+  callConnectionTool,
+  listConnectionTools,
+  TOOL_CALL_TIMEOUT_MS,
+  type ConnectionTools,
+  type ToolBinding,
+  type ToolCallResult,
+  type ToolUseDeps,
+} from '../connectors/tool-use.js';
 import { AppError } from '../errors.js';
-import { resolveSkillVersion } from '../skills/skills.service.js';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
+import { resolveSkillVersion, type ResolvedSkillVersion } from '../skills/skills.service.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.js';
 
-/** Runs the assistant once with the webhook body as context, through the gateway core. */
+export type AssistantStepInput = WebhookExecutionInput & {
+  assistantId: string;
+  /** The tool rounds so far (assistant tool calls and tool results), after the webhook body. */
+  conversation?: ChatMessage[];
+  /** Tools offered to the model in this call; absent or null = none. */
+  tools?: ToolDefinition[] | null;
+  /** The version of the assistant's skill this execution uses (from the tool listing); absent = current. */
+  skillVersion?: number | null;
+};
+
+/** One model call of the assistant with the webhook body as context, through the gateway core. */
 export async function runAssistantOnce(
   deps: Pick<AppDeps, 'orm' | 'gateway'>,
-  input: WebhookExecutionInput & { assistantId: string },
-): Promise<WebhookExecutionOutcome & { channelCount: number }> {
-  const assistant = await loadAssistantForRun(deps.orm.em.fork(), input.organizationId, input.assistantId);
-  if (!assistant) throw ApplicationFailure.nonRetryable('The assistant of this webhook no longer exists', 'not_found');
+  input: AssistantStepInput,
+): Promise<WebhookExecutionOutcome & { channelCount: number; toolCalls: ToolCall[] }> {
+  const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
   try {
     // A skill contributes its current version's instructions before the assistant's own.
-    const skill = assistant.skillId
-      ? await resolveSkillVersion(deps.orm.em.fork(), { organizationId: assistant.organizationId, userId: assistant.createdBy }, assistant.skillId)
-      : undefined;
+    const skill = await skillOf(deps, assistant, input.skillVersion ?? undefined);
     const result = await deps.gateway.complete(
       {
         model: assistant.model,
@@ -28,7 +48,9 @@ export async function runAssistantOnce(
           ...(skill ? [{ role: 'system' as const, content: skill.systemPrompt }] : []),
           { role: 'system', content: assistant.systemPrompt },
           { role: 'user', content: webhookContext(input.body) },
+          ...(input.conversation ?? []),
         ],
+        ...(input.tools ? { tools: input.tools } : {}),
       },
       { organizationId: input.organizationId, userId: assistant.createdBy, source: 'webhook', runId: input.executionId },
     );
@@ -37,10 +59,63 @@ export async function runAssistantOnce(
       model: result.model,
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, cost: result.cost },
       channelCount: assistant.channels.length,
+      toolCalls: result.toolCalls,
     };
   } catch (error) {
     throw asActivityFailure(error);
   }
+}
+
+/**
+ * The assistant's tools (its own connector ids plus its skill's) resolved to its creator's
+ * connections, as OpenAI function tools; none without tools (no connector is started then).
+ * Also the skill version resolved here, which every model call of the execution then uses, so a
+ * version published mid-execution does not change it halfway.
+ */
+export async function listAssistantTools(
+  deps: Pick<AppDeps, 'orm' | 'gateway'> & ToolUseDeps,
+  input: { organizationId: string; assistantId: string },
+): Promise<ConnectionTools & { skillVersion: number | null }> {
+  const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
+  let skill: ResolvedSkillVersion | undefined;
+  try {
+    skill = await skillOf(deps, assistant);
+  } catch (error) {
+    throw asActivityFailure(error);
+  }
+  const skillVersion = skill?.version ?? null;
+  const toolIds = [...new Set([...(skill?.tools ?? []), ...assistant.tools])];
+  if (toolIds.length === 0) return { tools: [], bindings: {}, unavailable: [], skillVersion };
+  const tools = await listConnectionTools(deps, { organizationId: assistant.organizationId, userId: assistant.createdBy, toolIds });
+  for (const missing of tools.unavailable) {
+    deps.logger.warn({ assistantId: assistant.id, toolId: missing.toolId, reason: missing.reason }, 'assistant tool unavailable');
+  }
+  return { ...tools, skillVersion };
+}
+
+/** One tool call of an assistant execution; failures come back as error text for the model. */
+export async function callAssistantTool(
+  deps: ToolUseDeps,
+  input: { executionId: string; organizationId: string; binding: ToolBinding; arguments: string },
+): Promise<ToolCallResult> {
+  return callConnectionTool(deps, {
+    organizationId: input.organizationId,
+    connectionId: input.binding.connectionId,
+    toolName: input.binding.toolName,
+    arguments: input.arguments,
+    timeoutMs: TOOL_CALL_TIMEOUT_MS,
+  });
+}
+
+async function loadAssistant(deps: Pick<AppDeps, 'orm'>, organizationId: string, assistantId: string): Promise<Assistant> {
+  const assistant = await loadAssistantForRun(deps.orm.em.fork(), organizationId, assistantId);
+  if (!assistant) throw ApplicationFailure.nonRetryable('The assistant of this webhook no longer exists', 'not_found');
+  return assistant;
+}
+
+async function skillOf(deps: Pick<AppDeps, 'orm'>, assistant: Assistant, version?: number): Promise<ResolvedSkillVersion | undefined> {
+  if (!assistant.skillId) return undefined;
+  return resolveSkillVersion(deps.orm.em.fork(), { organizationId: assistant.organizationId, userId: assistant.createdBy }, assistant.skillId, version);
 }
 
 export interface ChannelDeliveryRequest {

@@ -7,6 +7,7 @@ import { startAutomationRun } from '../automations/automations.service.js';
 import { AutomationRun } from '../automations/entities.js';
 import type { WebhookExecutionInput } from '../workflows/webhook-execution.js';
 import { asActivityFailure } from './assistant-run.js';
+import { webhookRunId } from './webhook-ids.js';
 
 export interface AutomationRunProgress {
   runId: string;
@@ -24,6 +25,8 @@ export async function startRunForWebhook(deps: AppDeps, input: WebhookExecutionI
       automationId: input.target.automationId,
       trigger: 'webhook',
       context: input.body,
+      // A retried activity (or a replayed execution) asks for the same run: one run per execution.
+      runId: webhookRunId(input.executionId),
     });
     return { runId: run.runId };
   } catch (error) {

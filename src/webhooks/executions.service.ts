@@ -29,9 +29,21 @@ export interface FinishExecution {
   error?: string;
 }
 
-/** The record right after the workflow start was acknowledged; a no-op if the worker got there first. */
-export async function recordQueuedExecution(em: EntityManager, input: WebhookExecutionInput): Promise<void> {
-  await insertExecution(em, input, 'queued', null, 'do nothing');
+/**
+ * The `queued` record, written while the workflow start is on its way; a no-op if the record
+ * exists (the worker got there first, or a repeat with the same Idempotency-Key). True when this
+ * call created it.
+ */
+export async function recordQueuedExecution(em: EntityManager, input: WebhookExecutionInput): Promise<boolean> {
+  // Committed without waiting for the WAL flush (the ack path's slowest step otherwise): the
+  // record is visible at once, and if a database crash lost it, the execution is still durable in
+  // Temporal and its first activity writes the record again (markExecutionRunning upserts).
+  return (await insertExecution(em, input, 'queued', null, 'do nothing', { waitForFlush: false })) > 0;
+}
+
+/** Removes a `queued` record whose workflow start failed (the caller got no 202 for it). */
+export async function forgetQueuedExecution(em: EntityManager, executionId: string): Promise<void> {
+  await em.nativeDelete(WebhookExecution, { id: executionId, status: 'queued' });
 }
 
 export async function markExecutionRunning(em: EntityManager, input: WebhookExecutionInput, now: Date): Promise<void> {
@@ -70,12 +82,18 @@ async function insertExecution(
   status: ExecutionStatus,
   startedAt: Date | null,
   onConflict: string,
-): Promise<void> {
+  options: { waitForFlush: boolean } = { waitForFlush: true },
+): Promise<number> {
   const { target } = input;
-  await em.getConnection().execute(
+  // set_config(..., true) is SET LOCAL for the statement's own transaction: one round trip.
+  const values = options.waitForFlush
+    ? 'values (?, ?, ?, ?, ?, ?, ?, ?)'
+    : `select ?::varchar, ?::uuid, ?::uuid, ?::uuid, ?::uuid, ?::varchar, ?::timestamptz, ?::timestamptz
+       from (select set_config('synchronous_commit', 'off', true)) as "commit_mode"`;
+  const result = await em.getConnection().execute<{ affectedRows?: number }>(
     `insert into "webhook_executions"
        ("id", "organization_id", "webhook_id", "assistant_id", "automation_id", "status", "received_at", "started_at")
-     values (?, ?, ?, ?, ?, ?, ?, ?)
+     ${values}
      on conflict ("id") ${onConflict}`,
     [
       input.executionId,
@@ -87,7 +105,9 @@ async function insertExecution(
       new Date(input.receivedAt),
       startedAt,
     ],
+    'run',
   );
+  return result.affectedRows ?? 0;
 }
 
 function toView(execution: WebhookExecution): ExecutionView {

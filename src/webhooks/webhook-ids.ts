@@ -40,6 +40,17 @@ export function idempotentExecutionId(webhookRecordId: string, idempotencyKey: s
   return EXECUTION_ID_PREFIX + digest.subarray(0, 16).toString('base64url');
 }
 
+/**
+ * The id of the automation run a webhook execution starts: a UUID (the runs table's key type)
+ * derived from the execution id, so every attempt of the start asks for the same run.
+ */
+export function webhookRunId(executionId: string): string {
+  const hex = createHash('sha256').update(`automation-run\n${executionId}`, 'utf8').digest('hex');
+  // Shaped as a version-4-style UUID (version and variant bits set) so any UUID parser accepts it.
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 export function executionWorkflowId(executionId: string): string {
   return `webhook/${executionId}`;
 }

@@ -1,6 +1,6 @@
 // Rate limits of the unauthenticated webhook endpoint, on the shared limiter factory: per client
-// IP (checked before the lookup, so guessing ids is bounded too) and per webhook. Counter keys
-// carry the webhook record id, never the URL id.
+// IP (counted for every request, unknown ids too, so guessing ids is bounded) and per webhook.
+// Per-webhook counter keys carry the SHA-256 digest of the URL id (the lookup key), never the id.
 import { createRateLimiter, rateLimitedError, type RateLimitDecision } from '../api/middleware/rate-limit.js';
 import type { AppDeps } from '../api/deps.js';
 
@@ -9,8 +9,8 @@ const WINDOW_SECONDS = 60;
 export interface WebhookRateLimiter {
   /** Throws 429 rate_limited when the client IP is over its limit. */
   consumeClient(ip: string): Promise<RateLimitDecision>;
-  /** Throws 429 rate_limited when the webhook is over its limit. */
-  consumeWebhook(webhookRecordId: string): Promise<RateLimitDecision>;
+  /** Throws 429 rate_limited when the webhook is over its limit; `webhookKey` is the digest of its URL id. */
+  consumeWebhook(webhookKey: string): Promise<RateLimitDecision>;
 }
 
 export function createWebhookRateLimiter(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): WebhookRateLimiter {

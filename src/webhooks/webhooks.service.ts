@@ -31,10 +31,21 @@ export function issueWebhook(em: EntityManager, secrets: SecretBox, input: Issue
   });
 }
 
-/** The webhook a URL id designates, if it exists and is not revoked. */
-export async function findActiveWebhook(em: EntityManager, urlId: string): Promise<Webhook | null> {
+/** What the ingress needs of the webhook a URL id designates. */
+export type ActiveWebhook = Pick<Webhook, 'id' | 'organizationId' | 'assistantId' | 'automationId'>;
+
+/**
+ * The webhook a URL id designates, if it exists and is not revoked. On the ack path of every
+ * webhook request: one indexed query for four columns, without entity hydration.
+ */
+export async function findActiveWebhook(em: EntityManager, urlId: string): Promise<ActiveWebhook | null> {
   if (!isWellFormedWebhookId(urlId)) return null;
-  return em.findOne(Webhook, { tokenHash: hashWebhookId(urlId), revokedAt: null });
+  const rows = await em.getConnection().execute<{ id: string; organization_id: string; assistant_id: string | null; automation_id: string | null }[]>(
+    'select "id", "organization_id", "assistant_id", "automation_id" from "webhooks" where "token_hash" = ? and "revoked_at" is null limit 1',
+    [hashWebhookId(urlId)],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, organizationId: row.organization_id, assistantId: row.assistant_id, automationId: row.automation_id } : null;
 }
 
 export async function activeAssistantWebhooks(em: EntityManager, organizationId: string, assistantIds: string[]): Promise<Map<string, Webhook>> {
@@ -46,6 +57,11 @@ export async function activeAssistantWebhooks(em: EntityManager, organizationId:
 /** Revokes every active webhook of an assistant; the old URLs answer 404 from now on. */
 export async function revokeAssistantWebhooks(em: EntityManager, organizationId: string, assistantId: string, now: Date): Promise<void> {
   await em.nativeUpdate(Webhook, { organizationId, assistantId, revokedAt: null }, { revokedAt: now });
+}
+
+/** Revokes every active webhook of an automation (it is being deleted); its URLs answer 404. */
+export async function revokeAutomationWebhooks(em: EntityManager, organizationId: string, automationId: string, now: Date): Promise<number> {
+  return em.nativeUpdate(Webhook, { organizationId, automationId, revokedAt: null }, { revokedAt: now });
 }
 
 export function webhookUrlId(secrets: SecretBox, webhook: Webhook): string {

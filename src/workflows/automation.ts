@@ -14,12 +14,14 @@ import {
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { AutomationStatus, RunTrigger } from '../automations/entities.js';
 import { nextFireTime } from '../automations/schedule.js';
@@ -54,7 +56,15 @@ export interface AutomationWorkflowState {
 export interface RunNowInput {
   trigger: Exclude<RunTrigger, 'schedule'>;
   context?: unknown;
+  /**
+   * The run id to use, derived by the caller from its own request (a webhook execution), so a
+   * repeated request returns the run it already started instead of starting another.
+   */
+  runId?: string;
 }
+
+/** Marks histories where a requested run id makes runNow idempotent (older ones drew a uuid4). */
+export const IDEMPOTENT_RUN_NOW_PATCH = 'idempotent-run-now';
 export interface StartedRun {
   runId: string;
   startedAt: string;
@@ -109,6 +119,41 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
 
   async function startRun(trigger: RunTrigger, context: unknown): Promise<StartedRun | null> {
     const runId = uuid4();
+    const started = await recordRun(runId, trigger, context);
+    if (!started) return null;
+    state.running.push({ runId, startedAt: Date.parse(started.startedAt) });
+    await startRunWorkflow(runId, trigger, 'ALLOW_DUPLICATE');
+    return { runId, startedAt: started.startedAt };
+  }
+
+  /** Requested run ids seen by this execution: a repeat joins the first request's start. */
+  const requestedRuns = new Map<string, Promise<StartedRun | null>>();
+
+  /**
+   * A run with the id the caller chose: started once however often (or concurrently) the same
+   * id is requested. A run recorded by an earlier request is not started again; its workflow is
+   * started only if it never was (REJECT_DUPLICATE: a finished run/<id> is never repeated).
+   */
+  function startRequestedRun(runId: string, trigger: RunTrigger, context: unknown): Promise<StartedRun | null> {
+    const pending = requestedRuns.get(runId);
+    if (pending) return pending;
+    const starting = (async (): Promise<StartedRun | null> => {
+      const started = await recordRun(runId, trigger, context);
+      if (!started) return null;
+      try {
+        await startRunWorkflow(runId, trigger, 'REJECT_DUPLICATE');
+        if (!state.running.some((run) => run.runId === runId)) state.running.push({ runId, startedAt: Date.parse(started.startedAt) });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+      return { runId, startedAt: started.startedAt };
+    })();
+    requestedRuns.set(runId, starting);
+    return starting;
+  }
+
+  /** Inserts the run row (once per id) and moves lastRunAt; null when the automation is gone. */
+  async function recordRun(runId: string, trigger: RunTrigger, context: unknown): Promise<{ startedAt: string } | null> {
     state.version += 1;
     const started = await recordRunStarted({
       runId,
@@ -118,11 +163,11 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       context: context ?? null,
       schedule: { status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version },
     });
-    if (!started) {
-      deleted = true;
-      return null;
-    }
-    state.running.push({ runId, startedAt: Date.parse(started.startedAt) });
+    if (!started) deleted = true;
+    return started;
+  }
+
+  async function startRunWorkflow(runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE'): Promise<void> {
     await startChild(runWorkflow, {
       workflowId: `run/${runId}`,
       args: [{ runId, automationId: state.automationId, organizationId: state.organizationId, trigger, parentWorkflowId: workflowInfo().workflowId }],
@@ -135,8 +180,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
         { key: SEARCH_ATTRIBUTES.TriggerType, value: trigger },
       ],
       staticSummary: `Run ${runId} of automation ${state.automationId} (${trigger})`,
+      ...(workflowIdReusePolicy === 'REJECT_DUPLICATE' ? { workflowIdReusePolicy } : {}),
     });
-    return { runId, startedAt: started.startedAt };
   }
 
   async function fireScheduled(): Promise<void> {
@@ -196,7 +241,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   });
 
   setHandler(runNowUpdate, async (input: RunNowInput): Promise<StartedRun> => {
-    const started = await startRun(input.trigger, input.context);
+    const started = input.runId && patched(IDEMPOTENT_RUN_NOW_PATCH)
+      ? await startRequestedRun(input.runId, input.trigger, input.context)
+      : await startRun(input.trigger, input.context);
     changed = true;
     if (!started) throw ApplicationFailure.nonRetryable('The automation no longer exists', 'not_found');
     return started;

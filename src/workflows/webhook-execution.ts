@@ -1,11 +1,14 @@
 // One webhook execution (`webhook/<executionId>`): started by the API before it acknowledges the
 // request, so an acknowledged execution is never lost. The request body is the context: an
 // assistant webhook runs the assistant once through the gateway and delivers the answer to its
-// channels; an automation webhook creates a run of that automation with trigger `webhook`.
+// channels (with its tools, each tool call its own activity, as automation runs do); an automation
+// webhook creates a run of that automation with trigger `webhook`.
 // The execution record in the database follows along (running, then success or failure), so the
 // status lookup never depends on Temporal visibility.
-import { ActivityFailure, ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
+import type { ToolCallResult } from '../connectors/tool-use.js';
 
 export type WebhookExecutionTarget =
   | { kind: 'assistant'; assistantId: string }
@@ -61,8 +64,27 @@ const delivery = proxyActivities<Activities>({
   summary: 'Deliver the answer to a channel',
 });
 
+const toolListing = proxyActivities<Activities>({
+  // Starts each connector of the assistant to list its tools (15 s deadline each).
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+  summary: 'List the MCP tools of the assistant',
+});
+
+const toolCalls = proxyActivities<Activities>({
+  // One tool call (30 s deadline inside). Not retried: a tool may act (post, write) before failing.
+  startToCloseTimeout: '45 seconds',
+  retry: { maximumAttempts: 1 },
+  summary: 'Call one MCP tool',
+});
+
+/** Executions started before assistants used their tools answered in one model call. */
+export const ASSISTANT_TOOLS_PATCH = 'assistant-tools';
+
 async function runAssistant(input: WebhookExecutionInput, assistantId: string): Promise<WebhookExecutionOutcome> {
-  const { channelCount, ...answer } = await work.runAssistantForWebhook({ ...input, assistantId });
+  const { channelCount, ...answer } = patched(ASSISTANT_TOOLS_PATCH)
+    ? await answerWithTools(input, assistantId)
+    : withoutToolCalls(await work.runAssistantForWebhook({ ...input, assistantId }));
   for (let channelIndex = 0; channelIndex < channelCount; channelIndex++) {
     await delivery.deliverAssistantAnswer({
       executionId: input.executionId,
@@ -74,6 +96,45 @@ async function runAssistant(input: WebhookExecutionInput, assistantId: string): 
     });
   }
   return answer;
+}
+
+/**
+ * The assistant answers with its MCP tools (none: one model call without tools). Every model call
+ * is an activity with the conversation so far; every tool call its own activity, at most
+ * MAX_TOOL_ITERATIONS rounds (runToolCallingLoop); usage is the sum of all model calls.
+ */
+async function answerWithTools(input: WebhookExecutionInput, assistantId: string): Promise<WebhookExecutionOutcome & { channelCount: number }> {
+  const { skillVersion, ...tools } = await toolListing.listAssistantTools({ organizationId: input.organizationId, assistantId });
+  let last: { model?: string | undefined; channelCount: number } = { channelCount: 0 };
+  const steps: ToolLoopSteps = {
+    async complete(conversation, offered) {
+      const step = await work.runAssistantForWebhook({ ...input, assistantId, conversation, tools: offered, skillVersion });
+      last = { model: step.model, channelCount: step.channelCount };
+      const usage = step.usage ?? { inputTokens: 0, outputTokens: 0, cost: 0 };
+      return { content: step.output, toolCalls: step.toolCalls, tokensInput: usage.inputTokens, tokensOutput: usage.outputTokens, cost: usage.cost };
+    },
+    async callTool(binding, args): Promise<ToolCallResult> {
+      try {
+        return await toolCalls.callAssistantTool({ executionId: input.executionId, organizationId: input.organizationId, binding, arguments: args });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        // The model hears that the call did not complete and may continue without it.
+        return { text: `Tool error: ${failureMessage(error)}`, isError: true, truncated: false };
+      }
+    },
+  };
+  const result = await runToolCallingLoop(steps, tools);
+  return {
+    output: result.output,
+    model: last.model,
+    usage: { inputTokens: result.tokensInput, outputTokens: result.tokensOutput, cost: result.cost },
+    channelCount: last.channelCount,
+  };
+}
+
+function withoutToolCalls<T extends { toolCalls?: unknown }>(step: T): Omit<T, 'toolCalls'> {
+  const { toolCalls: _ignored, ...rest } = step;
+  return rest;
 }
 
 /** Polling schedule for the run's outcome: quick at first, then at most every 30 s, for up to a day. */

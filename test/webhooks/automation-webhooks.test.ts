@@ -1,7 +1,13 @@
 // Automation webhooks on the real stack: issued, listed and revoked by the automation's managers;
 // a POST to one creates a run of the automation with trigger `webhook` and the body as context,
 // and the execution reports the run's outcome.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AutomationRun } from '../../src/automations/entities.js';
+import { createWebhookActivities } from '../../src/webhooks/activities.js';
+import { randomExecutionId } from '../../src/webhooks/webhook-ids.js';
+import { automationStateQuery, runNowUpdate } from '../../src/workflows/automation.js';
+import type { WebhookExecutionInput } from '../../src/workflows/webhook-execution.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -100,5 +106,76 @@ describe('automation webhooks', () => {
       call(stack.baseUrl, 'POST', '/automations/not-a-uuid/webhooks', { key: otherOrg.owner.key }),
     ]);
     for (const res of hidden) expect(res.status).toBe(404);
+  });
+
+  it('revokes the webhooks of a deleted automation: their URLs answer 404', async () => {
+    const automationId = await createAutomation();
+    const webhook = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.member.key });
+    const accepted = await call(stack.baseUrl, 'POST', pathOf(webhook.body.url), { body: { before: 'delete' } });
+    expect(accepted.status).toBe(202);
+    await finishedExecution(accepted.body.executionId);
+
+    expect((await call(stack.baseUrl, 'DELETE', `/automations/${automationId}`, { key: org.member.key })).status).toBe(204);
+    const after = await call(stack.baseUrl, 'POST', pathOf(webhook.body.url), { body: { after: 'delete' } });
+    expect(after.status).toBe(404);
+    expect(after.body.error.code).toBe('not_found');
+  });
+});
+
+describe('starting the automation run of a webhook execution', () => {
+  const runsOf = (automationId: string) => stack.runtime.orm.em.fork().find(AutomationRun, { automationId, organizationId: org.id });
+
+  async function finishedRun(automationId: string, runId: string) {
+    return waitFor(async () => {
+      const run = await stack.runtime.orm.em.fork().findOne(AutomationRun, { id: runId, automationId });
+      return run && run.status !== 'running' ? run : undefined;
+    }, { timeoutMs: 30_000, what: 'the run to finish' });
+  }
+
+  it('starts one run however often, and however concurrently, the start activity is repeated', async () => {
+    const automationId = await createAutomation();
+    const activities = createWebhookActivities(stack.runtime);
+    const input: WebhookExecutionInput = {
+      executionId: randomExecutionId(),
+      organizationId: org.id,
+      webhookRecordId: randomUUID(),
+      target: { kind: 'automation', automationId },
+      body: { event: 'retried' },
+      receivedAt: new Date().toISOString(),
+    };
+    const concurrent = await Promise.all([activities.startAutomationRunForWebhook(input), activities.startAutomationRunForWebhook(input)]);
+    const runId = concurrent[0].runId;
+    expect(concurrent[1].runId).toBe(runId);
+    expect((await finishedRun(automationId, runId)).status).toBe('success');
+    // A retry after the run finished returns it too, and does not run it again.
+    expect((await activities.startAutomationRunForWebhook(input)).runId).toBe(runId);
+    const runs = await runsOf(automationId);
+    expect(runs.map((run) => run.id)).toEqual([runId]);
+    expect(runs[0]).toMatchObject({ trigger: 'webhook', context: { event: 'retried' } });
+    // Another execution is another run.
+    const other = await activities.startAutomationRunForWebhook({ ...input, executionId: randomExecutionId() });
+    expect(other.runId).not.toBe(runId);
+    await finishedRun(automationId, other.runId);
+    expect(await runsOf(automationId)).toHaveLength(2);
+  });
+
+  it('lets the automation workflow itself start a requested run id once (repeats without the server-side update id)', async () => {
+    const automationId = await createAutomation();
+    const handle = stack.runtime.temporal.client.workflow.getHandle(`automation/${automationId}`);
+    const runId = randomUUID();
+    const request = { args: [{ trigger: 'webhook' as const, context: { n: 1 }, runId }] as [{ trigger: 'webhook'; context: unknown; runId: string }] };
+    const [first, second] = await Promise.all([handle.executeUpdate(runNowUpdate, request), handle.executeUpdate(runNowUpdate, request)]);
+    expect(first).toEqual(second);
+    expect(first.runId).toBe(runId);
+    await finishedRun(automationId, runId);
+    await waitFor(async () => (await handle.query(automationStateQuery)).running.length === 0, { what: 'the run to report back' });
+
+    expect(await handle.executeUpdate(runNowUpdate, request)).toEqual(first);
+    expect((await runsOf(automationId)).map((run) => run.id)).toEqual([runId]);
+    // Nothing was started again: no run in flight that would make scheduled fires skip.
+    expect((await handle.query(automationStateQuery)).running).toEqual([]);
+    const runWorkflows = [];
+    for await (const execution of stack.runtime.temporal.client.workflow.list({ query: `WorkflowId = "run/${runId}"` })) runWorkflows.push(execution);
+    expect(runWorkflows.length).toBeLessThanOrEqual(1);
   });
 });

@@ -3,6 +3,11 @@
 // refused; Idempotency-Key repeats converge on one execution; an assistant execution reaches
 // success through the gateway with the body visible to the model; ids never reach the logs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook, WebhookExecution } from '../../src/webhooks/entities.js';
+import { receiveWebhook } from '../../src/webhooks/ingress.service.js';
+import { idempotentExecutionId } from '../../src/webhooks/webhook-ids.js';
+import { createWebhookRateLimiter } from '../../src/webhooks/webhook-rate-limit.js';
+import type { TemporalHandle } from '../../src/temporal.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -213,5 +218,26 @@ describe('stacks with other settings', () => {
     expect(firstLimited).toBeGreaterThan(0);
     expect(statuses.slice(0, firstLimited).every((status) => status === 404)).toBe(true);
     expect(statuses.slice(firstLimited).every((status) => status === 429)).toBe(true);
+  });
+});
+
+describe('a workflow start that fails', () => {
+  it('acknowledges nothing and leaves no queued record of the execution that did not start', async () => {
+    const hook = await webhookAssistant();
+    // Temporal refusing the start (the cluster unreachable): the boundary fails, the rest is real.
+    const unreachable = { ...stack.runtime.temporal, client: { workflow: { start: async () => { throw new Error('Temporal is unreachable'); } } } } as unknown as TemporalHandle;
+    const deps = { ...stack.runtime, temporal: unreachable };
+    const delivery = { webhookId: hook.webhookId, body: { n: 1 }, idempotencyKey: 'start-fails-1', clientIp: '192.0.2.10' };
+    await expect(receiveWebhook(deps, createWebhookRateLimiter(stack.runtime), delivery)).rejects.toThrow('Temporal is unreachable');
+
+    const webhookRecord = await stack.runtime.orm.em.fork().findOneOrFail(Webhook, { assistantId: hook.assistantId, revokedAt: null });
+    const executionId = idempotentExecutionId(webhookRecord.id, 'start-fails-1');
+    expect(await stack.runtime.orm.em.fork().count(WebhookExecution, { id: executionId })).toBe(0);
+
+    // The sender's retry with the same key goes through and finds its record at once.
+    const retried = await call(stack.baseUrl, 'POST', hook.path, { body: { n: 1 }, headers: { 'idempotency-key': 'start-fails-1' } });
+    expect(retried.status).toBe(202);
+    expect(retried.body.executionId).toBe(executionId);
+    expect((await execution(executionId)).status).toBe(200);
   });
 });

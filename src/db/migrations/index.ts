@@ -10,6 +10,7 @@ import { Migration20261122005000_tool_connections } from './Migration20261122005
 import { Migration20261122006000_billing } from './Migration20261122006000_billing.js';
 import { Migration20261122006100_usage_hourly } from './Migration20261122006100_usage_hourly.js';
 import { Migration20261122007000_webhooks_assistants } from './Migration20261122007000_webhooks_assistants.js';
+import { Migration20261122008000_automation_skills } from './Migration20261122008000_automation_skills.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -22,4 +23,5 @@ export const migrationsList = [
   { name: 'Migration20261122006000_billing', class: Migration20261122006000_billing },
   { name: 'Migration20261122006100_usage_hourly', class: Migration20261122006100_usage_hourly },
   { name: 'Migration20261122007000_webhooks_assistants', class: Migration20261122007000_webhooks_assistants },
+  { name: 'Migration20261122008000_automation_skills', class: Migration20261122008000_automation_skills },
 ];
