@@ -121,3 +121,71 @@ describe('Redis stopped under load and restarted', () => {
     expect((await call(second.baseUrl, 'GET', '/users/me', { key: later.key })).status).toBe(401);
   });
 });
+
+// Needs PostgreSQL: PGlite runs inside the process and has no connection to cut.
+describe.skipIf(!inject('databaseUrl'))('PostgreSQL connection cut and restored', () => {
+  let proxy: TcpProxy;
+  let stack: Stack;
+  let org: TestOrganization;
+
+  beforeAll(async () => {
+    const direct = new URL(inject('databaseUrl')!);
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const proxied = new URL(direct);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    stack = await startStack({ worker: false, env: { DATABASE_URL: proxied.toString() } });
+    org = await createTestOrganization(stack.runtime.orm);
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await stack?.stop();
+    await proxy?.close();
+  });
+
+  it('answers 503 service_unavailable while the database is unreachable and recovers without a restart', { timeout: 90_000 }, async () => {
+    const key = org.member.key;
+    const unknownYet = await createTestUser(stack.runtime.orm, org.id, 'member');
+    expect((await call(stack.baseUrl, 'GET', '/api-keys', { key })).status).toBe(200);
+    expect((await call(stack.baseUrl, 'POST', '/chat/completions', { key, body: hello })).status).toBe(200);
+
+    proxy.cut();
+    const started = Date.now();
+    const keys = await call(stack.baseUrl, 'GET', '/api-keys', { key });
+    expect(keys.status).toBe(503);
+    expectOpenAiError(keys.body, 'service_unavailable');
+    expect(keys.headers.get('x-request-id')).toBeTruthy();
+    // A key this instance never saw needs the database to authenticate.
+    const unknown = await call(stack.baseUrl, 'GET', '/users/me', { key: unknownYet.key });
+    expect(unknown.status).toBe(503);
+    expectOpenAiError(unknown.body, 'service_unavailable');
+    const ready = await call(stack.api.url, 'GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.error.message).toContain('database');
+    // Chat completions with a cached key, DLP policy and budget need no database on the request
+    // path: they are answered, and their records wait in memory for the database.
+    const answered: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await call(stack.baseUrl, 'POST', '/chat/completions', { key, body: hello });
+      if (res.status === 200) answered.push(res.headers.get('x-request-id')!);
+      else {
+        expect(res.status).toBe(503);
+        expectOpenAiError(res.body, 'service_unavailable');
+      }
+    }
+    expect(answered.length).toBeGreaterThan(0);
+    // Failing fast, not waiting for a pool timeout.
+    expect(Date.now() - started).toBeLessThan(15_000);
+
+    proxy.restore();
+    await waitFor(async () => (await call(stack.baseUrl, 'GET', '/api-keys', { key })).status === 200, { what: 'database again', timeoutMs: 30_000 });
+    expect((await call(stack.baseUrl, 'GET', '/users/me', { key: unknownYet.key })).status).toBe(200);
+    expect((await call(stack.api.url, 'GET', '/readyz')).status).toBe(200);
+    for (const requestId of answered) {
+      await waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, requestId }), {
+        what: `record of ${requestId} answered during the outage`,
+        timeoutMs: 30_000,
+      });
+    }
+  });
+});
