@@ -223,7 +223,7 @@ export class ChatService {
   }
 }
 
-/** Pulls until the first chunk that carries content (not just the role), so failover stays possible until then. */
+/** Pulls until the first chunk that carries content (not just the role or an empty string), so failover stays possible until then. */
 async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ head: NormalizedChunk[]; rest: AsyncGenerator<NormalizedChunk> }> {
   const head: NormalizedChunk[] = [];
   try {
@@ -232,7 +232,7 @@ async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ he
       if (next.done) return { head, rest: stream };
       head.push(next.value);
       const { delta } = next.value;
-      if (delta.content !== undefined || delta.tool_calls !== undefined || next.value.finishReason !== null || next.value.usage) {
+      if (delta.content || delta.tool_calls !== undefined || next.value.finishReason !== null || next.value.usage) {
         return { head, rest: stream };
       }
     }

@@ -3,8 +3,10 @@
 // garbage or hang. Each case checks the documented answer while the fault lasts (README,
 // "When a dependency fails"), that the process keeps serving, and that it recovers without a
 // restart.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import OpenAI from 'openai';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
+import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeReply, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { startRedisServer, type RedisProcess } from '../fixtures/redis-server.js';
 import { startTcpProxy, type TcpProxy } from '../fixtures/tcp-proxy.js';
 import { call, waitFor, type HttpResult } from '../helpers/http.js';
@@ -187,5 +189,109 @@ describe.skipIf(!inject('databaseUrl'))('PostgreSQL connection cut and restored'
         timeoutMs: 30_000,
       });
     }
+  });
+});
+
+describe('upstream answering garbage or hanging', () => {
+  const TIMEOUT_MS = 500;
+  let primary: FakeUpstream;
+  let backup: FakeUpstream;
+  let stack: Stack;
+  let org: TestOrganization;
+
+  beforeAll(async () => {
+    [primary, backup] = await Promise.all([startFakeUpstream(), startFakeUpstream()]);
+    // A high failure threshold: every case starts with both circuits closed.
+    const config = fakeGatewayConfig({ primary, backup, timeoutMs: TIMEOUT_MS, breaker: { failureThreshold: 1000 } });
+    stack = await startStack({ worker: false, env: { GATEWAY_CONFIG: writeGatewayConfig(config) } });
+    org = await createTestOrganization(stack.runtime.orm);
+  });
+  afterEach(() => {
+    primary.reset();
+    backup.reset();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await Promise.all([primary?.close(), backup?.close()]);
+  });
+
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const role = chunk({ role: 'assistant', content: '' });
+  const word = chunk({ content: 'Partial' });
+  const sse = 'text/event-stream';
+
+  async function audit(requestId: string | null): Promise<GatewayRequestRecord> {
+    return waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, requestId: requestId! }), { what: 'audit record' });
+  }
+
+  const plainGarbage: [string, FakeReply][] = [
+    ['truncated JSON', { raw: { contentType: 'application/json', body: '{"id":"x","choices":[{"message":{"content":"Hel' } }],
+    ['an HTML page with status 200', { raw: { contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' } }],
+    ['JSON of the wrong shape', { raw: { contentType: 'application/json', body: '{"object":"list","data":[]}' } }],
+    ['JSON that is not an object', { raw: { contentType: 'application/json', body: 'null' } }],
+    ['headers and then a stalled body', { raw: { contentType: 'application/json', body: '{"id":', stall: true } }],
+  ];
+
+  it.each(plainGarbage)('fails over to the next provider on %s (plain)', async (_name, reply) => {
+    primary.enqueue(reply);
+    const res = await call(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: hello.messages } });
+    expect(res.status).toBe(200);
+    expect(res.body.choices[0].message.content).toBe('Hello from the fake upstream');
+    expect(backup.requests).toHaveLength(1);
+    expect(await audit(res.headers.get('x-request-id'))).toMatchObject({ outcome: 'success', attempts: 2, provider: 'backup' });
+  });
+
+  const streamGarbage: [string, FakeReply][] = [
+    ['an HTML page instead of events', { raw: { contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' } }],
+    ['a JSON body instead of events', { raw: { contentType: 'application/json', body: '{"choices":[{"message":{"content":"hi"}}]}' } }],
+    ['an event that is not JSON', { raw: { contentType: sse, body: role + 'data: {"choices": [nope\n\n' } }],
+    ['a stream that ends before any content', { raw: { contentType: sse, body: role } }],
+    ['a stream that stalls before any content', { raw: { contentType: sse, body: role, stall: true } }],
+  ];
+
+  it.each(streamGarbage)('fails over to the next provider on %s (streaming)', async (_name, reply) => {
+    primary.enqueue(reply);
+    const client = new OpenAI({ apiKey: org.member.key, baseURL: stack.baseUrl, maxRetries: 0 });
+    const stream = await client.chat.completions.create({ model: 'fake-model', messages: hello.messages as OpenAI.ChatCompletionMessageParam[], stream: true });
+    let text = '';
+    for await (const part of stream) text += part.choices[0]?.delta.content ?? '';
+    expect(text).toBe('Hello from the fake upstream');
+    expect(backup.requests).toHaveLength(1);
+  });
+
+  const midStream: [string, FakeReply][] = [
+    ['ends without a finish reason or [DONE]', { raw: { contentType: sse, body: role + word } }],
+    ['stalls after the first content', { raw: { contentType: sse, body: role + word, stall: true } }],
+    ['sends garbage after the first content', { raw: { contentType: sse, body: role + word + 'data: <html>\n\n' } }],
+  ];
+
+  it.each(midStream)('ends the stream with an error event and [DONE] when the upstream %s', async (_name, reply) => {
+    primary.enqueue(reply);
+    const res = await fetch(`${stack.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.member.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'fake-model', messages: hello.messages, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const events = (await res.text()).trim().split('\n\n');
+    expect(events.at(-1)).toBe('data: [DONE]');
+    expect(JSON.parse(events.at(-2)!.slice('data: '.length))).toMatchObject({ error: { code: 'provider_error', type: 'upstream_error' } });
+    expect(events.some((e) => e.includes('Partial'))).toBe(true);
+    expect(backup.requests).toHaveLength(0);
+    expect(await audit(res.headers.get('x-request-id'))).toMatchObject({ outcome: 'failure', status: 502, errorCode: 'provider_error' });
+  });
+
+  it('answers 503 provider_unavailable when every provider answers garbage or hangs, within the timeouts', async () => {
+    primary.enqueue({ raw: { contentType: 'text/html', body: '<html></html>' } });
+    backup.enqueue({ raw: { contentType: 'application/json', body: '', stall: true } });
+    const started = Date.now();
+    const res = await call(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: hello.messages } });
+    expect(res.status).toBe(503);
+    expectOpenAiError(res.body, 'provider_unavailable');
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 4);
+    // The API keeps serving.
+    expect((await call(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: hello.messages } })).status).toBe(200);
   });
 });
