@@ -19,6 +19,8 @@ await runMain('worker', async () => {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     bundlePath,
     activityDeps: runtime,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    metricsBindAddress: config.TEMPORAL_METRICS_BIND_ADDRESS,
     identity: `worker@${os.hostname()}:${process.pid}`,
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
