@@ -198,4 +198,56 @@ describe.skipIf(!inject('databaseUrl'))('SIGTERM to the real processes', () => {
     const usage = await orm.em.fork().findOne(UsageRecord, { organizationId: org.id, requestId: stream.requestId });
     expect(usage).toMatchObject({ inputTokens: 11, outputTokens: 7 });
   });
+
+  it('the worker process serves Temporal SDK metrics, and on SIGTERM lets the running model call finish and exits 0', { timeout: 180_000 }, async () => {
+    const stack = await startStack({ worker: false, env: { GATEWAY_CONFIG: gatewayConfig } });
+    try {
+      const metricsPort = await freePort();
+      const workerEnv = {
+        DATABASE_URL: stack.config.DATABASE_URL,
+        REDIS_URL: stack.config.REDIS_URL,
+        REDIS_KEY_PREFIX: stack.config.REDIS_KEY_PREFIX,
+        TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE,
+        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+        SHUTDOWN_GRACE_SECONDS: '30',
+      };
+      const first = spawnEntry('src/worker/main.ts', { ...workerEnv, TEMPORAL_METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}` });
+      const scraped = await waitFor(async () => {
+        const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+        const text = await res.text();
+        return res.status === 200 && /^temporal_num_pollers\{/m.test(text) ? text : undefined;
+      }, { timeoutMs: 90_000, intervalMs: 500, what: `Temporal SDK metrics: ${first.output()}` });
+      expect(scraped).toContain(`task_queue="${stack.config.TEMPORAL_TASK_QUEUE}"`);
+
+      const created = await call(stack.baseUrl, 'POST', '/automations', {
+        key: org.member.key,
+        body: { name: 'Drain', systemPrompt: 'Report.', schedule: '0 9 * * *', status: 'paused' },
+      });
+      expect(created.status).toBe(201);
+      upstream.reset();
+      upstream.enqueue({ latencyMs: 3000, content: 'Finished during the drain' });
+      const started = await call(stack.baseUrl, 'POST', `/automations/${created.body.id}/run`, { key: org.member.key });
+      expect(started.status).toBe(202);
+      await waitFor(async () => upstream.requests.length >= 1, { timeoutMs: 60_000, what: 'the model call to reach the upstream' });
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited, first.output()).toBe(0);
+      // The call was answered, not cut: the worker waited for it.
+      expect(upstream.requests[0]!.closedEarly).toBe(false);
+
+      // Another worker finishes the run without calling the model again.
+      spawnEntry('src/worker/main.ts', workerEnv);
+      const run = await waitFor(async () => {
+        const list = await call(stack.baseUrl, 'GET', `/automations/${created.body.id}/runs`, { key: org.member.key });
+        const found = list.body.runs.find((r: { id: string; status: string }) => r.id === started.body.runId);
+        return found && found.status !== 'running' ? found : undefined;
+      }, { timeoutMs: 120_000, intervalMs: 500, what: 'the run to finish' });
+      expect(run.status, run.error).toBe('success');
+      expect(run.output).toBe('Finished during the drain');
+      expect(upstream.requests).toHaveLength(1);
+    } finally {
+      for (const child of children) child.kill('SIGTERM');
+      await stack.stop();
+    }
+  });
 });
