@@ -28,7 +28,7 @@ export function describeDatabase(target: DatabaseTarget): string {
   return `PGlite ${target.pgliteDir ?? 'memory://'}`;
 }
 
-function ormOptions(target: DatabaseTarget): Options {
+function ormOptions(target: DatabaseTarget, logger?: Logger): Options {
   const common: Options = {
     entities,
     extensions: [Migrator],
@@ -46,7 +46,13 @@ function ormOptions(target: DatabaseTarget): Options {
     discovery: { warnWhenNoEntities: false },
   };
   if (target.databaseUrl) {
-    return { ...common, clientUrl: target.databaseUrl, pool: { min: 0, max: target.poolMax ?? 10 } };
+    return {
+      ...common,
+      clientUrl: target.databaseUrl,
+      pool: { min: 0, max: target.poolMax ?? 10 },
+      // knex reports dropped connections on the console; they belong in the JSON log.
+      ...(logger ? { driverOptions: { log: knexLog(logger) } } : {}),
+    };
   }
   const dir = target.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -61,7 +67,7 @@ function ormOptions(target: DatabaseTarget): Options {
 
 /** Opens the database and brings its schema up to date with the committed migrations. */
 export async function openDatabase(target: DatabaseTarget, logger?: Logger): Promise<Orm> {
-  const orm = await PostgresORM.init(ormOptions(target));
+  const orm = await PostgresORM.init(ormOptions(target, logger));
   const applied = await orm.getMigrator().up();
   if (applied.length > 0) {
     logger?.info({ migrations: applied.map((m) => m.name), database: describeDatabase(target) }, 'migrations applied');
@@ -72,4 +78,14 @@ export async function openDatabase(target: DatabaseTarget, logger?: Logger): Pro
 /** A cheap round trip, for readiness. */
 export async function pingDatabase(orm: Orm): Promise<void> {
   await orm.em.getConnection().execute('select 1');
+}
+
+function knexLog(logger: Logger) {
+  const log = logger.child({ component: 'knex' });
+  return {
+    warn: (message: unknown) => log.warn(String(message)),
+    error: (message: unknown) => log.error(String(message)),
+    deprecate: (message: unknown) => log.warn(String(message)),
+    debug: (message: unknown) => log.debug(String(message)),
+  };
 }
