@@ -235,8 +235,10 @@ describe.skipIf(!inject('databaseUrl'))('SIGTERM to the real processes', () => {
       // The call was answered, not cut: the worker waited for it.
       expect(upstream.requests[0]!.closedEarly).toBe(false);
 
-      // Another worker finishes the run without calling the model again.
-      spawnEntry('src/worker/main.ts', workerEnv);
+      // Another worker finishes the run without calling the model again, and counts its outcome
+      // on its own metrics endpoint.
+      const workerMetricsPort = await freePort();
+      spawnEntry('src/worker/main.ts', { ...workerEnv, WORKER_METRICS_PORT: String(workerMetricsPort), METRICS_TOKEN: 'worker-scrape' });
       const run = await waitFor(async () => {
         const list = await call(stack.baseUrl, 'GET', `/automations/${created.body.id}/runs`, { key: org.member.key });
         const found = list.body.runs.find((r: { id: string; status: string }) => r.id === started.body.runId);
@@ -245,6 +247,10 @@ describe.skipIf(!inject('databaseUrl'))('SIGTERM to the real processes', () => {
       expect(run.status, run.error).toBe('success');
       expect(run.output).toBe('Finished during the drain');
       expect(upstream.requests).toHaveLength(1);
+      const workerMetrics = `http://127.0.0.1:${workerMetricsPort}/metrics`;
+      expect((await fetch(workerMetrics)).status).toBe(401);
+      const counted = await (await fetch(workerMetrics, { headers: { authorization: 'Bearer worker-scrape' } })).text();
+      expect(counted).toMatch(/^automation_run_outcomes_total\{status="success",trigger="manual"\} 1$/m);
     } finally {
       for (const child of children) child.kill('SIGTERM');
       await stack.stop();
