@@ -51,6 +51,12 @@ const envSchema = z.object({
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().default('AI Workspace <no-reply@localhost>'),
   METRICS_TOKEN: optionalString,
+  /** On SIGTERM/SIGINT, how long in-flight requests, streams and worker activities get to finish. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
+  /** Port of the worker process's own GET /metrics (run outcomes, run tokens and cost); unset = off. */
+  WORKER_METRICS_PORT: port.optional(),
+  /** `host:port` where the worker serves the Temporal SDK's Prometheus metrics; unset = off. */
+  TEMPORAL_METRICS_BIND_ADDRESS: optionalString.pipe(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'expected host:port').optional()),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   /** How long an unsettled budget reservation holds budget before it lapses (README "Billing"). */
   BUDGET_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(600),

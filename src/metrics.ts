@@ -62,3 +62,34 @@ export const metrics = {
     registers: [registry],
   }),
 };
+
+/** One upstream call's latency, and its error by kind when it failed (`startedAt` from performance.now()). */
+export function observeUpstreamCall(provider: string, startedAt: number, error?: unknown): void {
+  const seconds = (performance.now() - startedAt) / 1000;
+  if (error === undefined) {
+    metrics.upstreamDuration.observe({ provider, outcome: 'success' }, seconds);
+    return;
+  }
+  const kind = upstreamErrorKind(error);
+  metrics.upstreamDuration.observe({ provider, outcome: kind === 'aborted' ? 'aborted' : 'failure' }, seconds);
+  if (kind !== 'aborted') metrics.upstreamErrors.inc({ provider, kind });
+}
+
+/** A bounded label for an upstream failure: rate_limited, server_error, client_error, timeout, malformed, connection, aborted. */
+export function upstreamErrorKind(error: unknown): string {
+  const { name, status, message } = error as { name?: string; status?: number; message?: string };
+  if (name === 'UpstreamAborted') return 'aborted';
+  if (status === 429) return 'rate_limited';
+  if (status !== undefined && status >= 500) return 'server_error';
+  if (status !== undefined) return 'client_error';
+  if (message?.includes('timed out')) return 'timeout';
+  if (message?.includes('connection failed')) return 'connection';
+  return 'malformed';
+}
+
+/** Tokens and cost of one answered call, by the model id clients asked for. */
+export function countUsage(model: string, usage: { inputTokens: number; outputTokens: number; cost: number }): void {
+  metrics.tokens.inc({ model, direction: 'input' }, usage.inputTokens);
+  metrics.tokens.inc({ model, direction: 'output' }, usage.outputTokens);
+  metrics.cost.inc({ model }, usage.cost);
+}

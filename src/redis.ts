@@ -17,6 +17,12 @@ export interface SharedState {
    */
   publish(channel: string, message: string): Promise<number>;
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
+  /**
+   * Null while subscriptions may be missing messages (the subscriber connection is down or
+   * resubscribing), else a number that changes whenever they may have missed some since. A cache
+   * kept correct by fan-out messages must not serve entries from another epoch.
+   */
+  subscriptionEpoch?(): number | null;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,8 @@ class RedisState implements SharedState {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
   private subscriber: Redis | undefined;
+  private subscriberLive = false;
+  private subscriberEpoch = 0;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
 
   constructor(url: string, readonly keyPrefix: string, private readonly logger: Logger) {
@@ -67,18 +75,42 @@ class RedisState implements SharedState {
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
-    if (!this.subscriber) {
-      this.subscriber = this.redis.duplicate({ keyPrefix: '', enableOfflineQueue: true, lazyConnect: false });
-      this.subscriber.on('error', (error: Error) => this.logger.warn({ err: error.message }, 'redis subscriber error'));
-      this.subscriber.on('message', (fullChannel: string, message: string) => {
-        for (const h of this.handlers.get(fullChannel) ?? []) h(message);
-      });
-    }
+    const subscriber = (this.subscriber ??= this.createSubscriber());
     const fullChannel = this.keyPrefix + channel;
     const set = this.handlers.get(fullChannel) ?? new Set();
-    if (set.size === 0) await this.subscriber.subscribe(fullChannel);
+    const first = set.size === 0;
     set.add(handler);
     this.handlers.set(fullChannel, set);
+    if (first) await subscriber.subscribe(fullChannel);
+    this.subscriberLive = subscriber.status === 'ready';
+  }
+
+  subscriptionEpoch(): number | null {
+    return this.subscriberLive ? this.subscriberEpoch : null;
+  }
+
+  private createSubscriber(): Redis {
+    const subscriber = this.redis.duplicate({ keyPrefix: '', enableOfflineQueue: true, lazyConnect: false });
+    subscriber.on('error', (error: Error) => this.logger.warn({ err: error.message }, 'redis subscriber error'));
+    subscriber.on('message', (fullChannel: string, message: string) => {
+      for (const h of this.handlers.get(fullChannel) ?? []) h(message);
+    });
+    // Messages published while the connection is down are lost: a new epoch starts, and it is
+    // live only once every channel is subscribed again (ioredis emits 'ready' before it
+    // resubscribes; this SUBSCRIBE is answered after its own).
+    subscriber.on('close', () => {
+      this.subscriberLive = false;
+      this.subscriberEpoch++;
+    });
+    subscriber.on('ready', () => {
+      const channels = [...this.handlers.keys()];
+      if (channels.length === 0) return;
+      subscriber.subscribe(...channels).then(
+        () => (this.subscriberLive = subscriber.status === 'ready'),
+        () => undefined,
+      );
+    });
+    return subscriber;
   }
 
   async close(): Promise<void> {

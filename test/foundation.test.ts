@@ -1,8 +1,9 @@
 // The foundation on the real stack: readiness, the error contract every endpoint shares, and
 // the first path through Temporal (API -> dev server -> worker -> activity -> database).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './helpers/http.js';
-import { createTestOrganization, type TestOrganization } from './helpers/orgs.js';
+import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from './fixtures/fake-upstream.js';
+import { call, waitFor } from './helpers/http.js';
+import { createTestOrganization, createTestUser, type TestOrganization } from './helpers/orgs.js';
 import { startStack, type Stack } from './helpers/stack.js';
 
 let stack: Stack;
@@ -148,5 +149,126 @@ describe('metrics', () => {
     } finally {
       await guarded.stop();
     }
+  });
+});
+
+describe('metrics of the features', () => {
+  const KEY_LIMIT = 3;
+  let features: Stack;
+  let primary: FakeUpstream;
+  let backup: FakeUpstream;
+  let team: TestOrganization;
+
+  beforeAll(async () => {
+    [primary, backup] = await Promise.all([startFakeUpstream(), startFakeUpstream()]);
+    const gateway = writeGatewayConfig(fakeGatewayConfig({ primary, backup, breaker: { failureThreshold: 1000 } }));
+    features = await startStack({ env: { GATEWAY_CONFIG: gateway, RATE_LIMIT_PER_KEY_PER_MINUTE: String(KEY_LIMIT) } });
+    team = await createTestOrganization(features.runtime.orm);
+  });
+  afterAll(async () => {
+    await features?.stop();
+    await Promise.all([primary?.close(), backup?.close()]);
+  });
+
+  /** The value of one series of /metrics (0 when absent), matched by name and labels in any order. */
+  async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
+    const text = (await call(features.api.url, 'GET', '/metrics')).text;
+    const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+    for (const line of text.split('\n')) {
+      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match || match[1] !== name) continue;
+      const present = match[2] ? match[2].split(/,(?=[a-zA-Z_]\w*=")/) : [];
+      if (wanted.length === present.length && wanted.every((label) => present.includes(label))) return Number(match[3]);
+    }
+    return 0;
+  }
+
+  async function moved<T>(series: [string, Record<string, string>][], action: () => Promise<T>): Promise<{ result: T; deltas: number[] }> {
+    const before = await Promise.all(series.map(([name, labels]) => metric(name, labels)));
+    const result = await action();
+    const after = await Promise.all(series.map(([name, labels]) => metric(name, labels)));
+    return { result, deltas: after.map((value, i) => value - before[i]!) };
+  }
+
+  /** A key of its own for each action: the per-key limit is tiny here. */
+  const freshKey = async () => (await createTestUser(features.runtime.orm, team.id, 'member')).key;
+  const chat = (key: string, content: string) =>
+    call(features.baseUrl, 'POST', '/chat/completions', { key, body: { model: 'fake-model', messages: [{ role: 'user', content }] } });
+
+  it('counts upstream latency and errors by provider, tokens and cost by model', async () => {
+    primary.enqueue({ status: 503 });
+    const { result, deltas } = await moved([
+      ['gateway_upstream_errors_total', { provider: 'primary', kind: 'server_error' }],
+      ['gateway_upstream_duration_seconds_count', { provider: 'primary', outcome: 'failure' }],
+      ['gateway_upstream_duration_seconds_count', { provider: 'backup', outcome: 'success' }],
+      ['gateway_tokens_total', { model: 'fake-model', direction: 'input' }],
+      ['gateway_tokens_total', { model: 'fake-model', direction: 'output' }],
+      ['gateway_cost_usd_total', { model: 'fake-model' }],
+    ], async () => chat(await freshKey(), 'Hello'));
+    expect(result.status).toBe(200);
+    // The fake upstream reports 11 input and 7 output tokens; fake-model costs 2 and 8 USD per 1M.
+    expect(deltas.slice(0, 5)).toEqual([1, 1, 1, 11, 7]);
+    expect(deltas[5]).toBeCloseTo((11 * 2 + 7 * 8) / 1e6, 12);
+  });
+
+  it('counts timeouts and mid-stream interruptions as upstream errors', async () => {
+    primary.enqueue({ hang: true });
+    const { deltas } = await moved([['gateway_upstream_errors_total', { provider: 'primary', kind: 'timeout' }]], async () => chat(await freshKey(), 'Hi'));
+    expect(deltas).toEqual([1]);
+    primary.enqueue({ content: 'one two three', cutAfterChunks: 1 });
+    const cut = await moved([['gateway_upstream_errors_total', { provider: 'primary', kind: 'interrupted' }]], async () => {
+      const res = await call(features.baseUrl, 'POST', '/chat/completions', {
+        key: await freshKey(),
+        body: { model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'Count' }] },
+      });
+      return res.text;
+    });
+    expect(cut.result).toContain('provider_error');
+    expect(cut.deltas).toEqual([1]);
+  });
+
+  it('counts DLP blocks by detector', async () => {
+    const { result, deltas } = await moved([['dlp_blocks_total', { detector: 'credit_card' }]], async () => chat(await freshKey(), 'Charge card 4111 1111 1111 1111 please'));
+    expect(result.status).toBe(403);
+    expect(deltas).toEqual([1]);
+  });
+
+  it('counts rate-limit rejections by scope', async () => {
+    const user = await createTestUser(features.runtime.orm, team.id, 'member');
+    const { result, deltas } = await moved([['rate_limit_rejections_total', { scope: 'credential' }]], async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i <= KEY_LIMIT; i++) statuses.push((await call(features.baseUrl, 'GET', '/users/me', { key: user.key })).status);
+      return statuses;
+    });
+    expect(result).toEqual([200, 200, 200, 429]);
+    expect(deltas).toEqual([1]);
+  });
+
+  it('counts webhook acknowledgments', async () => {
+    const created = await call(features.baseUrl, 'POST', '/assistants', {
+      key: team.admin.key,
+      body: { name: 'Hook', systemPrompt: 'Summarize.', model: 'fake-model', trigger: { type: 'webhook' } },
+    });
+    expect(created.status).toBe(201);
+    const path = new URL(created.body.webhookUrl as string).pathname.replace(/^\/v1/, '');
+    const { result, deltas } = await moved([['webhook_acknowledgments_total', {}]], () => call(features.baseUrl, 'POST', path, { body: { event: 'ping' } }));
+    expect(result.status).toBe(202);
+    expect(deltas).toEqual([1]);
+  });
+
+  it('counts finished runs by status and trigger', { timeout: 60_000 }, async () => {
+    const key = await freshKey();
+    const created = await call(features.baseUrl, 'POST', '/automations', {
+      key,
+      body: { name: 'Counted', systemPrompt: 'Report.', model: 'fake-model', schedule: '0 9 * * *', status: 'paused' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const series: [string, Record<string, string>] = ['automation_run_outcomes_total', { status: 'success', trigger: 'manual' }];
+    const before = await metric(...series);
+    const started = await call(features.baseUrl, 'POST', `/automations/${created.body.id}/run`, { key });
+    expect(started.status).toBe(202);
+    await waitFor(async () => (await metric(...series)) === before + 1, { timeoutMs: 45_000, what: 'the run outcome to be counted' });
+    const runs = await call(features.baseUrl, 'GET', `/automations/${created.body.id}/runs`, { key });
+    expect(runs.body.runs[0]).toMatchObject({ id: started.body.runId, status: 'success' });
   });
 });

@@ -1,5 +1,7 @@
-// The API process as an object: start() listens (port 0 in tests), stop() stops accepting,
-// lets in-flight requests finish within a deadline, then closes the rest.
+// The API process as an object: start() listens (port 0 in tests), stop() drains: it stops
+// accepting connections, lets in-flight requests and streams finish within a deadline (their
+// responses carry `Connection: close`, and each connection closes as soon as it is idle), then
+// closes whatever is left.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './deps.js';
@@ -8,12 +10,20 @@ import { buildApp } from './app.js';
 export interface ApiServer {
   readonly url: string;
   readonly port: number;
+  /** Resolves once every connection is closed: when the last request finished, or at the deadline. */
   stop(deadlineMs?: number): Promise<void>;
 }
 
 export async function startApi(deps: AppDeps, options: { port: number; host?: string }): Promise<ApiServer> {
   const app = buildApp(deps);
-  const server = http.createServer(app);
+  let draining = false;
+  const inFlight = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    if (draining) res.setHeader('connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    app(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.on('connection', (socket) => socket.setNoDelay(true));
@@ -27,12 +37,25 @@ export async function startApi(deps: AppDeps, options: { port: number; host?: st
   return {
     url,
     port,
-    async stop(deadlineMs = 10_000) {
+    async stop(deadlineMs = deps.config.SHUTDOWN_GRACE_SECONDS * 1000) {
+      if (!server.listening) return;
+      draining = true;
+      // Tells the clients of requests still running to take their next request elsewhere.
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      deps.logger.info({ deadlineMs }, 'api draining');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A keep-alive connection whose request finishes while draining would otherwise idle
+      // until its timeout; a stream sent its own `Connection: keep-alive` header.
+      const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
-      const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
+      const deadline = setTimeout(() => {
+        deps.logger.warn('api drain deadline reached: closing the remaining connections');
+        server.closeAllConnections();
+      }, deadlineMs);
       await closed;
+      clearInterval(closeIdle);
       clearTimeout(deadline);
+      deps.logger.info('api stopped');
     },
   };
 }

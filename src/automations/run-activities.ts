@@ -6,6 +6,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../activities/index.js';
 import { createChannelSender, PermanentDeliveryError } from '../channels/index.js';
 import { AppError } from '../errors.js';
+import { metrics } from '../metrics.js';
 import type { ChatCompletionRequest, ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import { runSettingsFor, type RunSettings } from '../skills/run-settings.js';
 import { Automation, AutomationRun, ChannelDelivery, type AutomationStatus, type RunStatus, type RunTrigger } from './entities.js';
@@ -187,7 +188,7 @@ export function createRunActivities(deps: ActivityDeps) {
       const run = await em.findOne(AutomationRun, { id: input.runId });
       if (!run || run.status !== 'running') return;
       const completedAt = deps.clock.now();
-      await em.nativeUpdate(AutomationRun, { id: input.runId, status: 'running' }, {
+      const updated = await em.nativeUpdate(AutomationRun, { id: input.runId, status: 'running' }, {
         status: input.status,
         completedAt,
         durationMs: Math.max(0, completedAt.getTime() - run.startedAt.getTime()),
@@ -197,6 +198,7 @@ export function createRunActivities(deps: ActivityDeps) {
         output: input.output,
         error: input.error?.slice(0, 2000) ?? null,
       });
+      if (updated > 0) metrics.runOutcomes.inc({ status: input.status, trigger: run.trigger });
     },
   };
 }

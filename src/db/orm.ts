@@ -27,7 +27,7 @@ export function describeDatabase(target: DatabaseTarget): string {
   return `PGlite ${target.pgliteDir ?? 'memory://'}`;
 }
 
-async function ormOptions(target: DatabaseTarget): Promise<Options> {
+async function ormOptions(target: DatabaseTarget, logger?: Logger): Promise<Options> {
   const common: Options = {
     entities,
     extensions: [Migrator],
@@ -45,7 +45,13 @@ async function ormOptions(target: DatabaseTarget): Promise<Options> {
     discovery: { warnWhenNoEntities: false },
   };
   if (target.databaseUrl) {
-    return { ...common, clientUrl: target.databaseUrl, pool: { min: 0, max: target.poolMax ?? 10 } };
+    return {
+      ...common,
+      clientUrl: target.databaseUrl,
+      pool: { min: 0, max: target.poolMax ?? 10 },
+      // knex reports dropped connections on the console; they belong in the JSON log.
+      ...(logger ? { driverOptions: { log: knexLog(logger) } } : {}),
+    };
   }
   const dir = target.pgliteDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -62,7 +68,7 @@ async function ormOptions(target: DatabaseTarget): Promise<Options> {
 
 /** Opens the database and brings its schema up to date with the committed migrations. */
 export async function openDatabase(target: DatabaseTarget, logger?: Logger): Promise<Orm> {
-  const orm = await PostgresORM.init(await ormOptions(target));
+  const orm = await PostgresORM.init(await ormOptions(target, logger));
   const applied = await orm.getMigrator().up();
   if (applied.length > 0) {
     logger?.info({ migrations: applied.map((m) => m.name), database: describeDatabase(target) }, 'migrations applied');
@@ -73,4 +79,14 @@ export async function openDatabase(target: DatabaseTarget, logger?: Logger): Pro
 /** A cheap round trip, for readiness. */
 export async function pingDatabase(orm: Orm): Promise<void> {
   await orm.em.getConnection().execute('select 1');
+}
+
+function knexLog(logger: Logger) {
+  const log = logger.child({ component: 'knex' });
+  return {
+    warn: (message: unknown) => log.warn(String(message)),
+    error: (message: unknown) => log.error(String(message)),
+    deprecate: (message: unknown) => log.warn(String(message)),
+    debug: (message: unknown) => log.debug(String(message)),
+  };
 }

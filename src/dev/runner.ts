@@ -39,6 +39,8 @@ await runMain('dev', async () => {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       bundlePath,
       activityDeps: runtime,
+      shutdownGraceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+      metricsBindAddress: config.TEMPORAL_METRICS_BIND_ADDRESS,
       identity: `dev-worker@${os.hostname()}:${process.pid}`,
     });
     const api = await startApi(runtime, { port: config.PORT, host: config.HOST });

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import { countUsage, metrics } from '../metrics.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
@@ -155,6 +156,7 @@ export class ChatService {
         await finish('aborted');
         throw abortedError();
       }
+      if (error instanceof UpstreamFailure) metrics.upstreamErrors.inc({ provider: answered.target.provider.id, kind: 'interrupted' });
       await finish('failure');
       throw error instanceof UpstreamFailure ? providerError(error) : error;
     } finally {
@@ -181,6 +183,7 @@ export class ChatService {
     const inspected = await this.deps.dlp.inspect(context.organizationId, messages);
     trail.findings = inspected.findings;
     if (inspected.blocked.length > 0) {
+      for (const detector of inspected.blocked) metrics.dlpBlocks.inc({ detector });
       // Names the detector types only: echoing the match would leak what DLP exists to protect.
       throw new AppError('dlp_blocked', `Request blocked by the data-loss-prevention policy: found ${inspected.blocked.join(', ')}`, {
         details: { detectors: inspected.blocked },
@@ -218,6 +221,7 @@ export class ChatService {
     stream: boolean,
   ): void {
     const target = trail.target;
+    if (target && usage.inputTokens + usage.outputTokens > 0) countUsage(target.model.id, usage);
     const entry: GatewayRequestEntry = {
       organizationId: context.organizationId,
       userId: context.userId,
@@ -244,7 +248,7 @@ export class ChatService {
   }
 }
 
-/** Pulls until the first chunk that carries content (not just the role), so failover stays possible until then. */
+/** Pulls until the first chunk that carries content (not just the role or an empty string), so failover stays possible until then. */
 async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ head: NormalizedChunk[]; rest: AsyncGenerator<NormalizedChunk> }> {
   const head: NormalizedChunk[] = [];
   try {
@@ -253,7 +257,7 @@ async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ he
       if (next.done) return { head, rest: stream };
       head.push(next.value);
       const { delta } = next.value;
-      if (delta.content !== undefined || delta.tool_calls !== undefined || next.value.finishReason !== null || next.value.usage) {
+      if (delta.content || delta.tool_calls !== undefined || next.value.finishReason !== null || next.value.usage) {
         return { head, rest: stream };
       }
     }

@@ -5,6 +5,7 @@
 // refused the request for good.
 import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
 import { AppError } from '../errors.js';
+import { observeUpstreamCall } from '../metrics.js';
 import type { CircuitBreakers } from './breaker.js';
 import type { BreakerConfig } from './config.js';
 import { worstCaseCost } from './pricing.js';
@@ -49,11 +50,14 @@ export class Failover {
       const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens));
       input.log.attempts += 1;
       input.log.target = target;
+      const startedAt = performance.now();
       try {
         const value = await call(target, maxTokens);
+        observeUpstreamCall(target.provider.id, startedAt);
         this.breakers.recordSuccess(target.key);
         return { target, value, reservation, maxTokens };
       } catch (error) {
+        observeUpstreamCall(target.provider.id, startedAt, error);
         await this.budget.release(reservation);
         if (error instanceof UpstreamAborted) throw abortedError();
         if (!(error instanceof UpstreamFailure)) throw error;

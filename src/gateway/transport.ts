@@ -74,10 +74,18 @@ export class UpstreamTransport {
     const body = await this.send(adapter, input, true);
     const translator = adapter.createStreamTranslator();
     const parser = new SseParser();
+    let finished = false;
     try {
       for await (const bytes of body) {
-        for (const event of parser.push(bytes as Buffer)) yield* translator.translate(event);
+        for (const event of parser.push(bytes as Buffer)) {
+          for (const chunk of translator.translate(event)) {
+            if (chunk.finishReason !== null) finished = true;
+            yield chunk;
+          }
+        }
       }
+      // A body that ends without a finish reason is cut short (or was never a stream at all).
+      if (!finished) throw new UpstreamStreamError('upstream stream ended before the answer was complete');
     } catch (error) {
       throw this.failure(error, input.signal);
     } finally {

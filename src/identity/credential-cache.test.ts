@@ -56,4 +56,27 @@ describe('CredentialCache', () => {
     await cache.listening;
     await expect(cache.invalidate({ apiKeyId: 'key-1' })).resolves.toBe(false);
   }, 10_000);
+
+  it('serves nothing from the cache while fan-out is down, nor entries cached before it dropped', async () => {
+    let epoch: number | null = 0;
+    const cache = new CredentialCache({ ...slowBus(0)(), subscriptionEpoch: () => epoch });
+    await cache.listening;
+    cache.set('hash', caller, cache.generation);
+    expect(cache.get('hash')).toEqual(caller);
+    epoch = null;
+    expect(cache.get('hash')).toBeUndefined();
+    cache.set('hash', caller, cache.generation);
+    expect(cache.get('hash')).toBeUndefined();
+    epoch = 1;
+    expect(cache.get('hash')).toBeUndefined();
+    cache.set('hash', caller, cache.generation);
+    expect(cache.get('hash')).toEqual(caller);
+  });
+
+  it('answers false instead of failing when the eviction cannot be sent', async () => {
+    const unreachable: SharedState = { ...slowBus(0)(), publish: async () => Promise.reject(new Error('connection is closed')) };
+    const cache = new CredentialCache(unreachable);
+    await cache.listening;
+    await expect(cache.invalidate({ apiKeyId: 'key-1' })).resolves.toBe(false);
+  });
 });

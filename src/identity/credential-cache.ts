@@ -32,6 +32,8 @@ export type CredentialChange = { apiKeyId: string } | { userId: string };
 interface Entry {
   caller: Caller;
   cachedAt: number;
+  /** The fan-out epoch it was cached in (see SharedState.subscriptionEpoch). */
+  epoch: number;
 }
 
 export class CredentialCache {
@@ -72,7 +74,9 @@ export class CredentialCache {
   get(keyHash: string): Caller | undefined {
     const entry = this.byKeyHash.get(keyHash);
     if (!entry) return undefined;
-    if (performance.now() - entry.cachedAt > TTL_MS) {
+    // While evictions cannot reach this instance, or after they might have been missed, the
+    // database is the only safe answer.
+    if (entry.epoch !== this.epoch() || performance.now() - entry.cachedAt > TTL_MS) {
       this.byKeyHash.delete(keyHash);
       return undefined;
     }
@@ -89,15 +93,21 @@ export class CredentialCache {
    * the read: if an eviction happened since, the read may predate it and is not cached.
    */
   set(keyHash: string, caller: Caller, generationAtRead: number): void {
-    if (generationAtRead !== this.evictions) return;
+    const epoch = this.epoch();
+    if (generationAtRead !== this.evictions || epoch === null) return;
     if (this.byKeyHash.size >= MAX_ENTRIES) this.byKeyHash.clear();
-    this.byKeyHash.set(keyHash, { caller, cachedAt: performance.now() });
+    this.byKeyHash.set(keyHash, { caller, cachedAt: performance.now(), epoch });
+  }
+
+  private epoch(): number | null {
+    return this.shared.subscriptionEpoch ? this.shared.subscriptionEpoch() : 0;
   }
 
   /**
    * Evicts here at once, then tells every other instance and waits until each one that received
    * the message has applied it (at most ACK_TIMEOUT_MS). Call after the change is committed.
-   * Resolves false when some instance did not acknowledge in time.
+   * Resolves false when some instance did not acknowledge in time, or the message could not be
+   * sent (shared state unreachable: instances that cannot hear it do not serve from their cache).
    */
   async invalidate(change: CredentialChange): Promise<boolean> {
     this.evict(change);
@@ -110,7 +120,12 @@ export class CredentialCache {
       timer.unref();
     });
     try {
-      const receivers = await this.shared.publish(CHANNEL, JSON.stringify({ change, ackId } satisfies EvictionMessage));
+      let receivers: number;
+      try {
+        receivers = await this.shared.publish(CHANNEL, JSON.stringify({ change, ackId } satisfies EvictionMessage));
+      } catch {
+        return false;
+      }
       const pending = this.pendingAcks.get(ackId)!;
       pending.expected = receivers;
       if (pending.received >= receivers) pending.done();

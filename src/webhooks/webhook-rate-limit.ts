@@ -3,6 +3,7 @@
 // Per-webhook counter keys carry the SHA-256 digest of the URL id (the lookup key), never the id.
 import { createRateLimiter, rateLimitedError, type RateLimitDecision } from '../api/middleware/rate-limit.js';
 import type { AppDeps } from '../api/deps.js';
+import { metrics } from '../metrics.js';
 
 const WINDOW_SECONDS = 60;
 
@@ -16,14 +17,17 @@ export interface WebhookRateLimiter {
 export function createWebhookRateLimiter(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): WebhookRateLimiter {
   const perClient = createRateLimiter(deps, { name: 'webhook-ip', points: deps.config.WEBHOOK_RATE_LIMIT_PER_IP, durationSeconds: WINDOW_SECONDS });
   const perWebhook = createRateLimiter(deps, { name: 'webhook-id', points: deps.config.WEBHOOK_RATE_LIMIT_PER_WEBHOOK, durationSeconds: WINDOW_SECONDS });
-  const enforce = async (decision: Promise<RateLimitDecision>) => {
+  const enforce = async (decision: Promise<RateLimitDecision>, scope: string) => {
     const settled = await decision;
-    if (!settled.allowed) throw rateLimitedError(settled);
+    if (!settled.allowed) {
+      metrics.rateLimitRejections.inc({ scope });
+      throw rateLimitedError(settled);
+    }
     return settled;
   };
   return {
-    consumeClient: (ip) => enforce(perClient.consume(ip)),
-    consumeWebhook: (id) => enforce(perWebhook.consume(id)),
+    consumeClient: (ip) => enforce(perClient.consume(ip), 'webhook_ip'),
+    consumeWebhook: (id) => enforce(perWebhook.consume(id), 'webhook'),
   };
 }
 

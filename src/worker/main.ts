@@ -6,6 +6,7 @@ import { createLogger } from '../logger.js';
 import { openRuntime, temporalAddress } from '../runtime.js';
 import { runMain } from '../dev/process.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from './bundle.js';
+import { startMetricsServer } from './metrics-server.js';
 import { startWorker } from './worker.js';
 
 await runMain('worker', async () => {
@@ -19,9 +20,15 @@ await runMain('worker', async () => {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     bundlePath,
     activityDeps: runtime,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    metricsBindAddress: config.TEMPORAL_METRICS_BIND_ADDRESS,
     identity: `worker@${os.hostname()}:${process.pid}`,
   });
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  const metricsServer =
+    config.WORKER_METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer({ port: config.WORKER_METRICS_PORT, host: config.HOST, token: config.METRICS_TOKEN });
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, metricsPort: metricsServer?.port }, 'worker running');
   reconcileAutomationWorkflowsInBackground(runtime);
   worker.done.catch((error: unknown) => {
     logger.fatal({ err: error }, 'worker stopped unexpectedly');
@@ -29,6 +36,7 @@ await runMain('worker', async () => {
   });
   return async () => {
     await worker.stop();
+    await metricsServer?.close();
     await runtime.close();
   };
 });

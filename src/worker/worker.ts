@@ -11,6 +11,10 @@ export interface WorkerOptions {
   bundlePath: string;
   activityDeps: ActivityDeps;
   identity?: string;
+  /** How long running activities get to finish when the worker stops (default 10 s). */
+  shutdownGraceMs?: number;
+  /** `host:port` for the Temporal SDK's Prometheus exporter; only the first worker of a process sets it. */
+  metricsBindAddress?: string | undefined;
 }
 
 export interface RunningWorker {
@@ -24,8 +28,11 @@ export interface RunningWorker {
 
 let runtimeInstalled = false;
 
-/** Routes the SDK's own logs (WARN and above) into our JSON logger; once per process. */
-export function installWorkerRuntime(logger: Logger): void {
+/**
+ * Routes the SDK's own logs (WARN and above) into our JSON logger and, with a bind address,
+ * serves the SDK's metrics (task latencies, slots, pollers, ...) for Prometheus; once per process.
+ */
+export function installWorkerRuntime(logger: Logger, metricsBindAddress?: string): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const sdkLogger = logger.child({ component: 'temporal-sdk' });
@@ -42,12 +49,16 @@ export function installWorkerRuntime(logger: Logger): void {
       warn: (m, meta) => log('WARN', m, meta),
       error: (m, meta) => log('ERROR', m, meta),
     },
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
+      ...(metricsBindAddress ? { metrics: { prometheus: { bindAddress: metricsBindAddress } } } : {}),
+    },
   });
+  if (metricsBindAddress) logger.info({ bindAddress: metricsBindAddress }, 'Temporal SDK metrics served for Prometheus');
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  installWorkerRuntime(options.activityDeps.logger);
+  installWorkerRuntime(options.activityDeps.logger, options.metricsBindAddress);
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,
@@ -57,7 +68,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     activities: createActivities(options.activityDeps),
     ...(options.identity ? { identity: options.identity } : {}),
     ...capacity(options.activityDeps.config),
-    shutdownGraceTime: '10 seconds',
+    shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
   });
   const done = worker.run();
   return {

@@ -2,6 +2,7 @@
 // the status from the code table. Unknown failures are logged with their stack and answered as
 // 500 internal_error without one.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isDatabaseUnreachable } from '../../db/availability.js';
 import { AppError } from '../../errors.js';
 
 interface BodyParserError extends Error {
@@ -12,6 +13,9 @@ interface BodyParserError extends Error {
 
 function toAppError(error: unknown, bodyLimit: number): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnreachable(error)) {
+    return new AppError('service_unavailable', 'The database is not reachable; retry later', { cause: error, headers: { 'Retry-After': '1' } });
+  }
   const e = error as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -33,6 +37,9 @@ export function errorHandler(bodyLimit: number): ErrorRequestHandler {
     const appError = toAppError(error, bodyLimit);
     if (appError.code === 'internal_error') {
       req.log.error({ err: error }, 'unhandled error');
+    } else if (appError.cause !== undefined && appError.code === 'service_unavailable' && !(error instanceof AppError)) {
+      // The kind only: driver errors may quote the query's values.
+      req.log.warn({ error: (error as Error).name, code: (error as { code?: unknown }).code }, 'database unreachable');
     }
     if (res.headersSent) {
       // A stream already started: nothing to send but the end of it.

@@ -11,6 +11,7 @@ import type { Redis } from 'ioredis';
 import type { RequestHandler, Response } from 'express';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { metrics } from '../../metrics.js';
 import type { SharedState } from '../../redis.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from './auth.js';
@@ -198,7 +199,10 @@ export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): 
     const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
     const [byCredential, byOrganization] = await limiters.consume([credential, caller.organizationId]);
     const binding = tighter(byCredential!, byOrganization!);
-    if (!binding.allowed) throw rateLimitedError(binding);
+    if (!binding.allowed) {
+      metrics.rateLimitRejections.inc({ scope: byCredential!.allowed ? 'organization' : 'credential' });
+      throw rateLimitedError(binding);
+    }
     setRateLimitHeaders(res, binding);
     next();
   };

@@ -12,6 +12,7 @@ import { signInWithPassword, signInWithVerifiedEmail } from '../../identity/sign
 import type { AppDeps } from '../deps.js';
 import { clearSessionCookie, setSessionCookie } from '../middleware/auth.js';
 import { createRateLimiter, rateLimitedError, setRateLimitHeaders } from '../middleware/rate-limit.js';
+import { metrics } from '../../metrics.js';
 
 export function authRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -22,7 +23,10 @@ export function authRoutes(deps: AppDeps): Router {
   const signInLimiter = createRateLimiter(deps, { name: 'sign-in', points: deps.config.RATE_LIMIT_SIGN_IN_PER_MINUTE, durationSeconds: 60 });
   const limitSignIn: RequestHandler = async (req, res, next) => {
     const decision = await signInLimiter.consume(`ip:${req.ip ?? 'unknown'}`);
-    if (!decision.allowed) throw rateLimitedError(decision);
+    if (!decision.allowed) {
+      metrics.rateLimitRejections.inc({ scope: 'sign_in' });
+      throw rateLimitedError(decision);
+    }
     setRateLimitHeaders(res, decision);
     next();
   };

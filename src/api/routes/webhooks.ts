@@ -10,6 +10,7 @@ import {
 import { getExecution } from '../../webhooks/executions.service.js';
 import { receiveWebhook } from '../../webhooks/ingress.service.js';
 import { createWebhookRateLimiter } from '../../webhooks/webhook-rate-limit.js';
+import { metrics } from '../../metrics.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../middleware/auth.js';
 import { setRateLimitHeaders } from '../middleware/rate-limit.js';
@@ -31,6 +32,7 @@ export function webhookIngressRoutes(deps: AppDeps): Router {
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     });
     setRateLimitHeaders(res, rateLimit);
+    metrics.webhookAcks.inc();
     res.status(202).json(acknowledgment);
   });
 
