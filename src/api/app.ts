@@ -18,6 +18,7 @@ import { diagnosticsRoutes } from './routes/diagnostics.js';
 import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
 import { healthRoutes } from './routes/health.js';
+import { docsRoutes } from './routes/docs.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { assistantRoutes } from './routes/assistants.js';
 import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
@@ -41,6 +42,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(requestContext(deps.logger));
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
+  app.use(docsRoutes(deps));
   app.use(requireJsonMediaType());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
 

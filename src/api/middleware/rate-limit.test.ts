@@ -16,7 +16,7 @@ function unreachableRedis(): SharedState {
     redis,
     keyPrefix: 'unit:',
     ping: async () => {},
-    publish: async () => {},
+    publish: async () => 0,
     subscribe: async () => {},
     close: async () => redis.disconnect(),
   };
