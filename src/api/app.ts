@@ -5,7 +5,7 @@ import './types.js';
 import type { AppDeps } from './deps.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
-import { jsonBody, requireJsonMediaType } from './middleware/body.js';
+import { jsonBody, rejectNulCharacters, requireJsonMediaType } from './middleware/body.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { billingRoutes } from './routes/billing.js';
@@ -45,6 +45,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(docsRoutes(deps));
   app.use(requireJsonMediaType());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  app.use(rejectNulCharacters());
 
   const v1 = express.Router();
   for (const routes of publicV1Routes) v1.use(routes(deps));

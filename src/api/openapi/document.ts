@@ -156,7 +156,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
           requestBody: {
             required: operation.body.required,
             ...(operation.body.description ? { description: operation.body.description } : {}),
-            content: { 'application/json': { schema: schemaOrRef(operation.body.schema) } },
+            content: { 'application/json': { schema: schemaOrRef(operation.body.schema), example: operation.body.example } },
           },
         }
       : {}),

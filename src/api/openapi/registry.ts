@@ -32,6 +32,8 @@ export interface RequestBody {
   /** False when the endpoint also accepts no body at all. */
   required: boolean;
   description?: string;
+  /** A realistic body: shown in the reference, and the seed the fuzz test mutates. */
+  example: unknown;
 }
 
 export interface Operation {
