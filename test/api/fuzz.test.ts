@@ -171,7 +171,8 @@ function requestArbitrary(schemas: SchemaArbitraries): fc.Arbitrary<FuzzRequest>
         { weight: 1, arbitrary: (schemas.valueOf(parameter.schema) as fc.Arbitrary<unknown>).map((v) => encodeURIComponent(String(v)) || 'x') },
       ];
       if (known.length > 0) options.push({ weight: 8, arbitrary: fc.constantFrom(...known) });
-      pathArbs[parameter.name] = fc.oneof(...options);
+      // A bare `.` or `..` segment would be resolved away by the client's URL parser.
+      pathArbs[parameter.name] = fc.oneof(...options).map((value) => (/^\.{1,2}$/.test(value) ? value.replace(/\./g, '%2E') : value));
     }
     const queryParameters = parameters.filter((p) => p.in === 'query');
     const queryArb = fc

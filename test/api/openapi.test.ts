@@ -117,6 +117,14 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(document.paths['/v1/chat/completions'].post.responses['200'].content)).toEqual(['application/json', 'text/event-stream']);
   });
 
+  it('gives every request body an example that its route would accept', () => {
+    for (const operation of apiOperations.filter((op) => op.body)) {
+      const parsed = operation.body!.schema.safeParse(operation.body!.example);
+      expect(parsed.success, `${operation.operationId}: ${parsed.error?.message}`).toBe(true);
+      expect(document.paths[operation.path][operation.method].requestBody.content['application/json'].example).toEqual(operation.body!.example);
+    }
+  });
+
   it('resolves every $ref inside the document', () => {
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((match) => match[1]!);
     expect(refs.length).toBeGreaterThan(20);
