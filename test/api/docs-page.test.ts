@@ -65,6 +65,18 @@ describe.skipIf(chromiumMissing)(`/docs in headless Chromium (${CHROMIUM})`, () 
     expect(chat?.summary).toContain('chat completion');
     expect(await page.title()).toContain('API reference');
 
+    // Swagger UI shows an errors panel when it cannot parse or resolve the document.
+    expect(await page.$$eval('.errors-wrapper', (panels) => panels.map((panel) => panel.textContent))).toEqual([]);
+
+    // An operation opens with its request body example and its error responses.
+    await page.click('#operations-Chat_completions-createChatCompletion .opblock-summary-control');
+    const opened = page.locator('#operations-Chat_completions-createChatCompletion');
+    await opened.locator('.responses-table').first().waitFor({ timeout: 10_000 });
+    const details = await opened.innerText();
+    expect(details).toContain('"model": "standard"');
+    for (const status of ['200', '400', '401', '402', '403', '429', '502', '503']) expect(details).toContain(status);
+    expect(details).toContain('dlp_blocked');
+
     // Everything came from the API itself: no CDN.
     const foreign = requested.filter((url) => !url.startsWith(stack.api.url) && !url.startsWith('data:'));
     expect(foreign).toEqual([]);

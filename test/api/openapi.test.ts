@@ -2,6 +2,7 @@
 // $ref resolves, path templates and parameters agree, error responses carry only codes of their
 // status), and in parity with the Express routes: a route the document lacks, or an operation
 // no route serves, fails here.
+import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.js';
@@ -60,6 +61,19 @@ describe('GET /v1/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toBeTruthy();
     expect(Object.keys(document.paths).length).toBeGreaterThan(40);
+  });
+
+  it('is valid against the OpenAPI 3.1 schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors, JSON.stringify(result.errors)?.slice(0, 2000)).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(() => validator.resolveRefs()).not.toThrow();
+    // The validator does reject a broken document: a parameter in no valid location.
+    const broken = structuredClone(document);
+    broken.paths['/v1/skills/{id}'].get.parameters[0].in = 'body';
+    expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 
   it('lists exactly the routes the Express app serves', () => {
