@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { budgetBody, usageQuery } from '../../billing/billing.schemas.js';
 import { chatCompletionRequestSchema } from '../../gateway/chat.schemas.js';
+import { DETECTOR_TYPES } from '../../gateway/dlp/detectors.js';
 import { dlpPolicyUpdateBody } from '../../gateway/dlp/dlp.schemas.js';
 import { acceptInvitationBody, changeRoleBody, createApiKeyBody, idParam, inviteUserBody, loginBody, pageQuery } from '../../identity/identity.schemas.js';
 import type { Operation } from './registry.js';
@@ -268,7 +269,13 @@ export const platformOperations: Operation[] = [
     summary: 'Change DLP actions (block, mask, log, off) of some detectors',
     auth: 'caller',
     role: 'admin',
-    body: { id: 'DlpPolicyUpdate', schema: dlpPolicyUpdateBody, required: true, example: { detectors: { email: 'mask', phone: 'off' } } },
+    body: {
+      id: 'DlpPolicyUpdate',
+      schema: dlpPolicyUpdateBody,
+      required: true,
+      description: `Detectors: ${DETECTOR_TYPES.join(', ')}; any other name is 400. Detectors not named keep their action.`,
+      example: { detectors: { email: 'mask', phone: 'off' } },
+    },
     responses: { 200: { description: 'The effective policy after the change', schema: r.dlpPolicy } },
     errors: [],
   },

@@ -1,155 +1,15 @@
-// Registry entries of the workspace endpoints: automations and their runs and webhooks, skills,
-// tools, assistants and the webhook ingress.
+// Registry entries of the workspace endpoints: skills, tools, assistants, the webhook ingress and
+// the execution status.
 import { z } from 'zod';
 import { createAssistantSchema, updateAssistantSchema } from '../../assistants/assistants.schemas.js';
-import { createAutomationSchema, listRunsQuerySchema, updateAutomationSchema } from '../../automations/automations.schemas.js';
 import { createConnectionBody } from '../../connectors/connections.schemas.js';
 import { createSkillBody, createVersionBody, listSkillsQuery, skillIdParam, updateSkillBody, versionParam } from '../../skills/skills.schemas.js';
 import type { Operation } from './registry.js';
 import * as r from './responses.js';
 
-const automationId = { id: z.string().describe('Automation id (UUID); any other value is 404') };
 const skillId = { id: skillIdParam.describe('Skill id (UUID)') };
 const connectionId = { id: z.string().describe('Connection id (UUID); any other value is 404') };
 const assistantId = { id: z.string().describe('Assistant id (UUID); any other value is 404') };
-
-const automations: Operation[] = [
-  {
-    method: 'get',
-    path: '/v1/automations',
-    operationId: 'listAutomations',
-    tag: 'Automations',
-    summary: "List the organization's automations",
-    auth: 'caller',
-    responses: { 200: { description: 'The automations', schema: r.automationList } },
-    errors: [],
-  },
-  {
-    method: 'post',
-    path: '/v1/automations',
-    operationId: 'createAutomation',
-    tag: 'Automations',
-    summary: 'Create an automation (a cron-scheduled AI job)',
-    description:
-      '`schedule` is a 5-field cron expression or `@hourly`/`@daily`/`@weekly`/`@monthly`/`@yearly` in `timezone`. A webhook channel without `secret` gets one generated, shown in this response only.',
-    auth: 'caller',
-    body: { id: 'CreateAutomationRequest', schema: createAutomationSchema, required: true, example: { name: 'Morning digest', systemPrompt: 'Summarise yesterday in three bullets.', schedule: '0 8 * * 1-5', timezone: 'Europe/Paris', channels: [{ type: 'email', target: 'team@example.com' }] } },
-    responses: { 201: { description: 'The new automation', schema: r.automationView } },
-    errors: [],
-  },
-  {
-    method: 'get',
-    path: '/v1/automations/{id}',
-    operationId: 'getAutomation',
-    tag: 'Automations',
-    summary: 'One automation with its run summary',
-    auth: 'caller',
-    pathParams: automationId,
-    responses: { 200: { description: 'The automation', schema: r.automationDetail } },
-    errors: ['not_found'],
-  },
-  {
-    method: 'put',
-    path: '/v1/automations/{id}',
-    operationId: 'updateAutomation',
-    tag: 'Automations',
-    summary: 'Update an automation (fields of create, all optional)',
-    auth: 'caller',
-    pathParams: automationId,
-    body: { id: 'UpdateAutomationRequest', schema: updateAutomationSchema, required: true, example: { schedule: '30 9 * * 1-5', description: 'Later on weekdays' } },
-    responses: { 200: { description: 'The updated automation', schema: r.automationView } },
-    errors: ['not_found', 'forbidden'],
-  },
-  {
-    method: 'delete',
-    path: '/v1/automations/{id}',
-    operationId: 'deleteAutomation',
-    tag: 'Automations',
-    summary: 'Delete an automation, cancel its running runs and remove its history',
-    auth: 'caller',
-    pathParams: automationId,
-    responses: { 204: { description: 'Deleted' } },
-    errors: ['not_found', 'forbidden'],
-  },
-  {
-    method: 'post',
-    path: '/v1/automations/{id}/activate',
-    operationId: 'activateAutomation',
-    tag: 'Automations',
-    summary: 'Resume running on the schedule',
-    auth: 'caller',
-    pathParams: automationId,
-    responses: { 200: { description: 'Active, with the next fire', schema: r.activatedAutomation } },
-    errors: ['not_found', 'forbidden'],
-  },
-  {
-    method: 'post',
-    path: '/v1/automations/{id}/pause',
-    operationId: 'pauseAutomation',
-    tag: 'Automations',
-    summary: 'Skip scheduled runs until activated',
-    auth: 'caller',
-    pathParams: automationId,
-    responses: { 200: { description: 'Paused', schema: r.pausedAutomation } },
-    errors: ['not_found', 'forbidden'],
-  },
-  {
-    method: 'post',
-    path: '/v1/automations/{id}/run',
-    operationId: 'runAutomation',
-    tag: 'Automations',
-    summary: 'Start a run now (the automation need not be active)',
-    auth: 'caller',
-    pathParams: automationId,
-    responses: { 202: { description: 'The run started', schema: r.startedRun } },
-    errors: ['not_found', 'forbidden'],
-  },
-  {
-    method: 'get',
-    path: '/v1/automations/{id}/runs',
-    operationId: 'listRuns',
-    tag: 'Automations',
-    summary: 'Run history, newest first',
-    auth: 'caller',
-    pathParams: automationId,
-    query: listRunsQuerySchema,
-    responses: { 200: { description: 'One page of runs', schema: r.runList } },
-    errors: ['not_found'],
-  },
-  {
-    method: 'post',
-    path: '/v1/automations/{id}/webhooks',
-    operationId: 'createAutomationWebhook',
-    tag: 'Webhooks',
-    summary: 'Create a webhook URL that starts a run of the automation',
-    auth: 'caller',
-    pathParams: automationId,
-    responses: { 201: { description: 'The webhook and its URL', schema: r.automationWebhook } },
-    errors: ['not_found', 'forbidden'],
-  },
-  {
-    method: 'get',
-    path: '/v1/automations/{id}/webhooks',
-    operationId: 'listAutomationWebhooks',
-    tag: 'Webhooks',
-    summary: "The automation's active webhooks",
-    auth: 'caller',
-    pathParams: automationId,
-    responses: { 200: { description: 'The webhooks', schema: r.automationWebhookList } },
-    errors: ['not_found', 'forbidden'],
-  },
-  {
-    method: 'delete',
-    path: '/v1/automations/{id}/webhooks/{webhookId}',
-    operationId: 'revokeAutomationWebhook',
-    tag: 'Webhooks',
-    summary: 'Revoke a webhook of the automation (its URL answers 404 at once)',
-    auth: 'caller',
-    pathParams: { ...automationId, webhookId: z.string().describe('Webhook record id (UUID, the `id` of the webhook)') },
-    responses: { 204: { description: 'Revoked' } },
-    errors: ['not_found', 'forbidden'],
-  },
-];
 
 const skills: Operation[] = [
   {
@@ -423,4 +283,4 @@ const webhooks: Operation[] = [
   },
 ];
 
-export const workspaceOperations: Operation[] = [...automations, ...skills, ...tools, ...assistants, ...webhooks];
+export const workspaceOperations: Operation[] = [...skills, ...tools, ...assistants, ...webhooks];
