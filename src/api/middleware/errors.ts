@@ -12,6 +12,9 @@ interface BodyParserError extends Error {
 
 function toAppError(error: unknown, bodyLimit: number): AppError {
   if (error instanceof AppError) return error;
+  // The router could not percent-decode a path parameter (`/skills/%E0%A4%A`). Its message
+  // quotes the raw value, which is not echoed back.
+  if (error instanceof URIError) return new AppError('bad_request', 'The URL path has malformed percent-encoding', { param: 'path' });
   const e = error as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
