@@ -179,7 +179,7 @@ function requestArbitrary(schemas: SchemaArbitraries): fc.Arbitrary<FuzzRequest>
     const queryArb = fc
       .tuple(
         fc.record(Object.fromEntries(queryParameters.map((p) => [p.name, fc.option(schemas.valueOf(p.schema), { nil: undefined, freq: 2 })]))),
-        fc.option(fc.tuple(fc.constantFrom('limit', 'offset', 'status', 'extra', 'groupBy', 'from'), fc.jsonValue({ maxDepth: 1 })), { nil: undefined, freq: 3 }),
+        fc.option(fc.tuple(fc.constantFrom('limit', 'offset', 'status', 'extra', 'groupBy', 'from', '__proto__', 'constructor', 'toString'), fc.jsonValue({ maxDepth: 1 })), { nil: undefined, freq: 3 }),
       )
       .map(([values, extra]) => {
         const search = new URLSearchParams();
@@ -244,6 +244,8 @@ function requestArbitrary(schemas: SchemaArbitraries): fc.Arbitrary<FuzzRequest>
         origin: fc.constantFrom('http://evil.example', 'null', 'http://localhost:8080'),
         accept: fc.constantFrom('*/*', 'text/event-stream', 'application/xml'),
         'accept-encoding': fc.constantFrom('gzip', 'identity', 'br'),
+        // The body is never compressed: a claimed encoding must be refused, not crash the parser.
+        'content-encoding': fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'x-unknown'),
       },
       { requiredKeys: [] },
     ),
@@ -313,7 +315,7 @@ function violation(fuzz: FuzzRequest, outcome: Outcome): string | undefined {
 
 function describeRequest(fuzz: FuzzRequest): string {
   const body = fuzz.body.kind === 'json' ? JSON.stringify(fuzz.body.value).slice(0, 600) : fuzz.body.kind;
-  return `${fuzz.operation.method.toUpperCase()} ${fuzz.operation.path} path=${JSON.stringify(fuzz.pathValues)} query=${fuzz.query} auth=${fuzz.auth} content-type=${fuzz.contentType} body=${body}`;
+  return `${fuzz.operation.method.toUpperCase()} ${fuzz.operation.path} path=${JSON.stringify(fuzz.pathValues)} query=${fuzz.query} auth=${fuzz.auth} content-type=${fuzz.contentType} headers=${JSON.stringify(fuzz.headers)} body=${body}`;
 }
 
 beforeAll(async () => {

@@ -12,6 +12,9 @@ beforeAll(async () => {
   app.get('/items/:id', (req, res) => {
     res.json({ id: req.params.id });
   });
+  app.post('/items', express.json(), (req, res) => {
+    res.json(req.body);
+  });
   app.use(errorHandler(1024));
   await new Promise<void>((resolve) => {
     server = app.listen(0, '127.0.0.1', () => resolve());
@@ -37,5 +40,13 @@ describe('errorHandler', () => {
   it('still decodes well-formed parameters', async () => {
     const response = await fetch(`${base}/items/a%20b`);
     expect(await response.json()).toEqual({ id: 'a b' });
+  });
+
+  it('answers 400 bad_request for a body that does not inflate as its Content-Encoding claims', async () => {
+    for (const encoding of ['gzip', 'deflate']) {
+      const response = await fetch(`${base}/items`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: '{"a":1}' });
+      expect(response.status, encoding).toBe(400);
+      expect(((await response.json()) as { error: unknown }).error).toMatchObject({ code: 'bad_request', param: 'body' });
+    }
   });
 });

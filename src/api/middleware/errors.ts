@@ -27,6 +27,11 @@ function toAppError(error: unknown, bodyLimit: number): AppError {
     case 'request.aborted':
       return new AppError('bad_request', 'Request aborted');
     default:
+      // Other client errors of the body reader (a gzip/deflate body that does not inflate, a
+      // length that does not match): the request is at fault, not the server.
+      if (e?.status === 400 && (e as { expose?: boolean }).expose === true) {
+        return new AppError('bad_request', 'Request body could not be read (check Content-Encoding and Content-Length)', { param: 'body' });
+      }
       return new AppError('internal_error', 'Internal server error', { cause: error });
   }
 }
