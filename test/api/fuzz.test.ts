@@ -8,8 +8,9 @@
 //
 // Nothing leaves the machine: every shipped connector is replaced by one whose command does not
 // exist, webhook channel targets are rewritten to a local receiver, Slack points at a closed
-// loopback port, mail goes to the outbox directory and chat completions to the built-in dev
-// provider.
+// loopback port, mail goes to the outbox directory, and chat completions (automation and
+// assistant runs too) go to the fake upstream (test/fixtures/fake-upstream.ts), which answers
+// both as OpenAI (tier standard) and as Anthropic (tier premium).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { apiOperations, errorCodesOf } from '../../src/api/openapi/document.js';
 import type { Operation } from '../../src/api/openapi/registry.js';
 import shippedCatalog from '../../src/connectors/catalog.json' with { type: 'json' };
 import { ERROR_STATUS } from '../../src/errors.js';
+import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
 import { SchemaArbitraries, type JsonSchema } from '../helpers/schema-arbitrary.js';
@@ -51,6 +53,7 @@ let stack: Stack;
 let org: TestOrganization;
 let document: Json;
 let receiver: { url: string; close(): Promise<void>; deliveries: number };
+let upstream: FakeUpstream;
 const agent = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 30_000, pipelining: 1 });
 /** Path parameter values that name real resources of the organization, by parameter and path. */
 const seeded: Record<string, string[]> = {};
@@ -118,7 +121,8 @@ async function seed(): Promise<void> {
     await post(`/skills/${created.id}/versions`, { systemPrompt: 'Be briefer.' });
     return created;
   };
-  const assistant = (n: number) => post('/assistants', { name: `Fuzz assistant ${n}`, systemPrompt: 'Echo.', trigger: { type: 'webhook' } });
+  // Tier premium is the Anthropic-format upstream: the ingress assistant's runs use it.
+  const assistant = (n: number) => post('/assistants', { name: `Fuzz assistant ${n}`, systemPrompt: 'Echo.', model: n === 1 ? 'premium' : 'standard', trigger: { type: 'webhook' } });
   const connection = (n: number) => post('/tools/connections', { toolId: 'fuzz-tool', name: `Inert connection ${n}` });
   const urlId = (url: unknown) => String(url).split('/').pop()!;
 
@@ -329,8 +333,10 @@ function describeRequest(fuzz: FuzzRequest): string {
 
 beforeAll(async () => {
   receiver = await startReceiver();
+  upstream = await startFakeUpstream();
   stack = await startStack({
     env: {
+      GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream, anthropic: upstream })),
       LOG_LEVEL: 'warn',
       BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES),
       TOOLS_CATALOG_EXTRA: catalogWithoutLaunches(),
@@ -350,6 +356,7 @@ afterAll(async () => {
   await agent.close();
   await stack?.stop();
   await receiver?.close();
+  await upstream?.close();
 });
 
 describe('fuzzing every endpoint of the OpenAPI document', () => {
@@ -400,6 +407,8 @@ describe('fuzzing every endpoint of the OpenAPI document', () => {
     const succeeded = apiOperations.filter((op) => (counts.get(`${op.method.toUpperCase()} ${op.path}`)?.success ?? 0) > 0);
     expect(succeeded.length / apiOperations.length).toBeGreaterThan(0.75);
 
+    // Chat completions really went through a provider to the fake upstream, in both formats.
+    expect(new Set(upstream.requests.map((recorded) => recorded.api))).toEqual(new Set(['openai', 'anthropic']));
     expect(stack.logs.filter((line) => line.includes('"unhandled error"')), 'errors logged as unhandled').toEqual([]);
     expect((await call(stack.api.url, 'GET', '/healthz')).status).toBe(200);
   }, 300_000);
