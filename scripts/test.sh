@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what it needs (npm packages, the Temporal CLI), type-checks,
+# The whole test suite: installs what it needs (npm packages, the Temporal CLI, Chromium), type-checks,
 # lints, then runs every unit and integration test on the real stack. Tests use PostgreSQL and
 # Redis when DATABASE_URL / REDIS_URL are set (or are found listening on
 # 127.0.0.1; TEST_USE_LOCAL_SERVICES=0 turns that off), and embedded PGlite plus the
@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+bash scripts/ensure-chromium.sh
 bash scripts/temporal.sh path >/dev/null
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }

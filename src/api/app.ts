@@ -5,7 +5,7 @@ import './types.js';
 import type { AppDeps } from './deps.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
-import { jsonBody, requireJsonMediaType } from './middleware/body.js';
+import { jsonBody, rejectNulCharacters, requireJsonMediaType } from './middleware/body.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { billingRoutes } from './routes/billing.js';
@@ -18,6 +18,7 @@ import { diagnosticsRoutes } from './routes/diagnostics.js';
 import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
 import { healthRoutes } from './routes/health.js';
+import { docsRoutes } from './routes/docs.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { assistantRoutes } from './routes/assistants.js';
 import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
@@ -42,8 +43,10 @@ export function buildApp(deps: AppDeps): Express {
   app.use(requestContext(deps.logger));
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
+  app.use(docsRoutes(deps));
   app.use(requireJsonMediaType());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  app.use(rejectNulCharacters());
 
   const v1 = express.Router();
   for (const routes of publicV1Routes) v1.use(routes(deps));

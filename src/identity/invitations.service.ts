@@ -2,6 +2,7 @@
 // one-time token (256 bits, SHA-256 stored, valid 7 days) and emails the link. Accepting sets
 // the name and password, activates the user and signs them in.
 import { createHash, randomBytes } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import type { Clock } from '../clock.js';
@@ -51,7 +52,16 @@ export async function inviteUser(
     requestId: ctx.requestId,
     at: now,
   });
-  await ctx.em.flush();
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    // Two invitations of one address at once: the check above passed for both, the unique
+    // index lets one through.
+    if (error instanceof UniqueConstraintViolationException) {
+      throw new AppError('conflict', 'A user with this email already exists', { param: 'email', cause: error });
+    }
+    throw error;
+  }
   try {
     await sendInvitation(delivery, { email, organizationName: organization.name, token, inviter: ctx.caller.email });
   } catch (error) {

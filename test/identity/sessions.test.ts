@@ -215,6 +215,16 @@ describe('invitations', () => {
     expect(owner.status).toBe(400);
     expect(owner.body.error.param).toBe('role');
   });
+
+  it('answers 409, not 500, to the losers of concurrent invitations of one email', async () => {
+    const email = `race-${Date.now()}@example.test`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call(stack.baseUrl, 'POST', '/users/invite', { key: org.owner.key, body: { email } })),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error).toMatchObject({ code: 'conflict', param: 'email' });
+  });
 });
 
 describe('secrets at rest and in logs', () => {

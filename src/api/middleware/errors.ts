@@ -16,6 +16,9 @@ function toAppError(error: unknown, bodyLimit: number): AppError {
   if (isDatabaseUnreachable(error)) {
     return new AppError('service_unavailable', 'The database is not reachable; retry later', { cause: error, headers: { 'Retry-After': '1' } });
   }
+  // The router could not percent-decode a path parameter (`/skills/%E0%A4%A`). Its message
+  // quotes the raw value, which is not echoed back.
+  if (error instanceof URIError) return new AppError('bad_request', 'The URL path has malformed percent-encoding', { param: 'path' });
   const e = error as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -28,6 +31,11 @@ function toAppError(error: unknown, bodyLimit: number): AppError {
     case 'request.aborted':
       return new AppError('bad_request', 'Request aborted');
     default:
+      // Other client errors of the body reader (a gzip/deflate body that does not inflate, a
+      // length that does not match): the request is at fault, not the server.
+      if (e?.status === 400 && (e as { expose?: boolean }).expose === true) {
+        return new AppError('bad_request', 'Request body could not be read (check Content-Encoding and Content-Length)', { param: 'body' });
+      }
       return new AppError('internal_error', 'Internal server error', { cause: error });
   }
 }

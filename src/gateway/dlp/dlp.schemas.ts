@@ -22,3 +22,6 @@ export function parseDlpPolicyUpdate(body: unknown): Partial<Record<DetectorType
   }
   return parsed.data.detectors as Partial<Record<DetectorType, DlpAction>>;
 }
+
+/** The PUT /dlp/policy body as parsed above (for the OpenAPI document). */
+export { updateSchema as dlpPolicyUpdateBody };

@@ -43,19 +43,20 @@ export class DlpPolicies {
     return { detectors: merge(record?.actions ?? {}), updatedAt: record?.updatedAt.toISOString() ?? null };
   }
 
-  /** Changes the given detectors' actions; the others keep theirs. */
+  /**
+   * Changes the given detectors' actions; the others keep theirs. One upsert that merges in the
+   * database, so concurrent changes (the first ones of an organization included) neither collide
+   * on the primary key nor lose each other's detectors.
+   */
   async update(organizationId: string, userId: string, changes: Partial<DlpPolicy>): Promise<DlpPolicyView> {
-    const em = this.orm.em.fork();
-    const record = await em.findOne(DlpPolicyRecord, { organizationId });
-    const updatedAt = this.clock.now();
-    if (record) {
-      record.actions = { ...record.actions, ...changes };
-      record.updatedBy = userId;
-      record.updatedAt = updatedAt;
-    } else {
-      em.create(DlpPolicyRecord, { organizationId, actions: { ...changes }, updatedBy: userId, updatedAt });
-    }
-    await em.flush();
+    await this.orm.em.fork().execute(
+      `insert into "dlp_policies" ("organization_id", "actions", "updated_by", "updated_at") values (?, ?::jsonb, ?, ?)
+       on conflict ("organization_id") do update set
+         "actions" = "dlp_policies"."actions" || excluded."actions",
+         "updated_by" = excluded."updated_by",
+         "updated_at" = excluded."updated_at"`,
+      [organizationId, JSON.stringify(changes), userId, this.clock.now()],
+    );
     this.cache.delete(organizationId);
     return this.view(organizationId);
   }
