@@ -15,6 +15,15 @@ describe('loadConfig', () => {
     expect(config.BODY_LIMIT_BYTES).toBe(1024 * 1024);
   });
 
+  it('reads an empty optional number as unset, not 0 (compose passes unset variables as empty)', () => {
+    const config = loadConfig({ WORKER_MAX_CACHED_WORKFLOWS: '', WORKER_METRICS_PORT: ' ', WORKER_MAX_CONCURRENT_ACTIVITIES: '' });
+    expect(config.WORKER_MAX_CACHED_WORKFLOWS).toBeUndefined();
+    expect(config.WORKER_METRICS_PORT).toBeUndefined();
+    expect(config.WORKER_MAX_CONCURRENT_ACTIVITIES).toBeUndefined();
+    expect(loadConfig({ WORKER_MAX_CACHED_WORKFLOWS: '250' }).WORKER_MAX_CACHED_WORKFLOWS).toBe(250);
+    expect(() => loadConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' })).toThrow(ConfigError);
+  });
+
   it('derives the public base URL from PORT and strips a trailing slash from PUBLIC_BASE_URL', () => {
     expect(loadConfig({ PORT: '9000' }).publicBaseUrl).toBe('http://localhost:9000/v1');
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/v1/' }).publicBaseUrl).toBe('https://api.example.com/v1');

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+/** An optional number where an empty value (`FOO=`, as compose files pass unset ones) means unset, not 0. */
+const optionalNumber = (schema: z.ZodType<number, unknown>) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 const optionalString = z
   .string()
   .optional()
@@ -54,7 +57,7 @@ const envSchema = z.object({
   /** On SIGTERM/SIGINT, how long in-flight requests, streams and worker activities get to finish. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(25),
   /** Port of the worker process's own GET /metrics (run outcomes, run tokens and cost); unset = off. */
-  WORKER_METRICS_PORT: port.optional(),
+  WORKER_METRICS_PORT: optionalNumber(port),
   /** `host:port` where the worker serves the Temporal SDK's Prometheus metrics; unset = off. */
   TEMPORAL_METRICS_BIND_ADDRESS: optionalString.pipe(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'expected host:port').optional()),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
@@ -70,11 +73,11 @@ const envSchema = z.object({
   AUTOMATION_CONTINUE_AS_NEW_EVENTS: z.coerce.number().int().min(10).default(10_000),
   // Worker capacity (README "Processes"); unset means the Temporal SDK's defaults.
   /** Workflows kept in the worker's sticky cache (memory vs. replays); the SDK sizes it from the heap limit. */
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  WORKER_MAX_CACHED_WORKFLOWS: optionalNumber(z.coerce.number().int().min(0)),
   /** Activities (model calls, deliveries, tool calls) one worker runs at once; SDK default 100. */
-  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).optional(),
+  WORKER_MAX_CONCURRENT_ACTIVITIES: optionalNumber(z.coerce.number().int().min(1)),
   /** Workflow tasks one worker runs at once; SDK default 40. */
-  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).optional(),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: optionalNumber(z.coerce.number().int().min(2)),
   SLACK_BOT_TOKEN: optionalString,
   SLACK_API_URL: z.url().default('https://slack.com/api'),
   /** Allow webhook channel deliveries to private, loopback and link-local addresses (tests, on-premises). */
