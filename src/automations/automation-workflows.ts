@@ -1,7 +1,14 @@
 // The service's side of the entity workflows: start `automation/<id>` idempotently from the
 // database row, send it validated updates, and reconcile rows whose workflow is missing (after a
 // restart, a lost start or a reset cluster). The database row is the source of the initial state.
-import { isGrpcDeadlineError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  isGrpcDeadlineError,
+  ServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AppDeps } from '../api/deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
@@ -71,7 +78,14 @@ export async function withAutomationWorkflow<T>(deps: Deps, automation: Automati
 }
 
 function toAppError(error: unknown): unknown {
-  if (isGrpcDeadlineError(error) || (error instanceof ServiceError && isGrpcDeadlineError(error.cause))) {
+  // The update call ran out of its deadline. The server may end such a call as CANCELLED rather
+  // than DEADLINE_EXCEEDED (the client then throws WorkflowUpdateRPCTimeoutOrCancelledError); we
+  // never cancel it ourselves, so both mean the scheduler did not answer in time.
+  if (
+    error instanceof WorkflowUpdateRPCTimeoutOrCancelledError ||
+    isGrpcDeadlineError(error) ||
+    (error instanceof ServiceError && isGrpcDeadlineError(error.cause))
+  ) {
     return new AppError('service_unavailable', 'The automation scheduler did not answer in time; try again', { cause: error });
   }
   if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
