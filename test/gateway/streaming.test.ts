@@ -39,9 +39,11 @@ describe('streaming relay', () => {
     expect(arrivals.map((a) => a.text).join('')).toBe('one two three four');
     expect(arrivals.length).toBeGreaterThanOrEqual(4);
     // Buffered relaying would deliver every chunk together at the end; relayed ones keep the
-    // upstream's pacing (the first content only settles failover, so it may come with the second).
+    // upstream's pacing: the four words leave the upstream over 3 gaps (750 ms), and the stream
+    // goes on for 2 more events after the last word.
+    const first = arrivals[0]!.atMs;
     const last = arrivals.at(-1)!.atMs;
-    for (const arrival of arrivals.slice(1, -1)) expect(last - arrival.atMs).toBeGreaterThanOrEqual(GAP_MS * 0.6);
-    expect(finishedMs - arrivals[0]!.atMs).toBeGreaterThanOrEqual(GAP_MS * 2);
+    expect(last - first).toBeGreaterThanOrEqual(GAP_MS * 1.5);
+    expect(finishedMs - first).toBeGreaterThanOrEqual(GAP_MS * 3);
   });
 });
