@@ -19,6 +19,24 @@ export interface ScheduleSnapshot {
   version: number;
 }
 
+export interface RunStart {
+  runId: string;
+  automationId: string;
+  organizationId: string;
+  trigger: RunTrigger;
+  context: unknown;
+  schedule: ScheduleSnapshot;
+  /** When the run began (its workflow's start); the time of recording when absent. */
+  startedAt?: string;
+}
+
+export interface RunPlan {
+  automationName: string;
+  toolCount: number;
+  channelCount: number;
+  skill: RunSettings['skill'];
+}
+
 export interface StepUsage {
   output: string;
   tokensInput: number;
@@ -40,6 +58,40 @@ export function createRunActivities(deps: ActivityDeps) {
     return { run, automation };
   }
 
+  async function recordStarted(input: RunStart): Promise<{ startedAt: string } | null> {
+    return deps.orm.em.fork().transactional(async (em) => {
+      const automation = await em.findOne(Automation, { id: input.automationId, organizationId: input.organizationId });
+      if (!automation) return null;
+      let run = await em.findOne(AutomationRun, { id: input.runId });
+      if (!run) {
+        run = em.create(AutomationRun, {
+          id: input.runId,
+          automationId: input.automationId,
+          organizationId: input.organizationId,
+          trigger: input.trigger,
+          status: 'running',
+          startedAt: input.startedAt ? new Date(input.startedAt) : deps.clock.now(),
+          context: input.context ?? null,
+        });
+        if (!automation.lastRunAt || automation.lastRunAt < run.startedAt) automation.lastRunAt = run.startedAt;
+      }
+      await em.flush();
+      await writeSchedule(em, input.automationId, input.schedule);
+      return { startedAt: run.startedAt.toISOString() };
+    });
+  }
+
+  async function loadPlan(runId: string): Promise<RunPlan> {
+    const { run, automation } = await loadRun(runId);
+    const em = deps.orm.em.fork();
+    const settings = await settingsOfRun(em, run, automation);
+    if (settings.skill && !run.skillId) {
+      // Unpinned = the latest version when the run starts; every later step uses this one.
+      await em.nativeUpdate(AutomationRun, { id: run.id, skillId: null }, { skillId: settings.skill.skillId, skillVersion: settings.skill.version });
+    }
+    return { automationName: automation.name, toolCount: settings.tools.length, channelCount: automation.channels.length, skill: settings.skill };
+  }
+
   return {
     /** Writes status, nextRunAt and skippedFires unless a newer state was already written. */
     async saveScheduleState(input: { automationId: string } & ScheduleSnapshot): Promise<{ exists: boolean }> {
@@ -49,46 +101,19 @@ export function createRunActivities(deps: ActivityDeps) {
     },
 
     /** Inserts the run as `running` (once, even when retried) and moves lastRunAt and the schedule. */
-    async recordRunStarted(input: {
-      runId: string;
-      automationId: string;
-      organizationId: string;
-      trigger: RunTrigger;
-      context: unknown;
-      schedule: ScheduleSnapshot;
-    }): Promise<{ startedAt: string } | null> {
-      return deps.orm.em.fork().transactional(async (em) => {
-        const automation = await em.findOne(Automation, { id: input.automationId, organizationId: input.organizationId });
-        if (!automation) return null;
-        let run = await em.findOne(AutomationRun, { id: input.runId });
-        if (!run) {
-          run = em.create(AutomationRun, {
-            id: input.runId,
-            automationId: input.automationId,
-            organizationId: input.organizationId,
-            trigger: input.trigger,
-            status: 'running',
-            startedAt: deps.clock.now(),
-            context: input.context ?? null,
-          });
-          if (!automation.lastRunAt || automation.lastRunAt < run.startedAt) automation.lastRunAt = run.startedAt;
-        }
-        await em.flush();
-        await writeSchedule(em, input.automationId, input.schedule);
-        return { startedAt: run.startedAt.toISOString() };
-      });
-    },
+    recordRunStarted: recordStarted,
 
     /** The run's shape; resolves the automation's skill once and records the version on the run. */
-    async loadRunPlan(input: { runId: string }): Promise<{ automationName: string; toolCount: number; channelCount: number; skill: RunSettings['skill'] }> {
-      const { run, automation } = await loadRun(input.runId);
-      const em = deps.orm.em.fork();
-      const settings = await settingsOfRun(em, run, automation);
-      if (settings.skill && !run.skillId) {
-        // Unpinned = the latest version when the run starts; every later step uses this one.
-        await em.nativeUpdate(AutomationRun, { id: run.id, skillId: null }, { skillId: settings.skill.skillId, skillVersion: settings.skill.version });
-      }
-      return { automationName: automation.name, toolCount: settings.tools.length, channelCount: automation.channels.length, skill: settings.skill };
+    async loadRunPlan(input: { runId: string }): Promise<RunPlan> {
+      return loadPlan(input.runId);
+    },
+
+    /**
+     * A scheduled run's first step: its row (as `running` since the run workflow started) and its
+     * plan, in one activity; null when the automation was deleted before the run began.
+     */
+    async beginRun(input: RunStart): Promise<RunPlan | null> {
+      return (await recordStarted(input)) ? loadPlan(input.runId) : null;
     },
 
     async scanRunInput(input: { runId: string }): Promise<void> {

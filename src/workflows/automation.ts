@@ -26,7 +26,7 @@ import type { Activities } from '../activities/index.js';
 import type { AutomationStatus, RunTrigger } from '../automations/entities.js';
 import { nextFireTime } from '../automations/schedule.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
-import { runWorkflow } from './run.js';
+import { runWorkflow, type RunBegin } from './run.js';
 
 /** A fire found later than this after its time (worker or cluster down) is skipped, not caught up. */
 export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
@@ -65,6 +65,11 @@ export interface RunNowInput {
 
 /** Marks histories where a requested run id makes runNow idempotent (older ones drew a uuid4). */
 export const IDEMPOTENT_RUN_NOW_PATCH = 'idempotent-run-now';
+/**
+ * Marks histories where a scheduled fire starts its run workflow in the fire's own workflow
+ * task and the run records itself; older ones recorded the run with an activity first.
+ */
+export const FIRE_STARTS_RUN_PATCH = 'fire-starts-run';
 export interface StartedRun {
   runId: string;
   startedAt: string;
@@ -167,10 +172,25 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     return started;
   }
 
-  async function startRunWorkflow(runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE'): Promise<void> {
+  /**
+   * A scheduled run, started at once: the run workflow writes its own row (with the schedule as
+   * of this fire), so the fire costs one workflow task instead of an activity and two tasks.
+   */
+  async function startScheduledRun(now: number): Promise<void> {
+    const runId = uuid4();
+    state.version += 1;
+    const begin = { context: null, schedule: { status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version } };
+    state.running.push({ runId, startedAt: now });
+    await startRunWorkflow(runId, 'schedule', 'ALLOW_DUPLICATE', begin);
+  }
+
+  async function startRunWorkflow(runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE', begin?: RunBegin): Promise<void> {
     await startChild(runWorkflow, {
       workflowId: `run/${runId}`,
-      args: [{ runId, automationId: state.automationId, organizationId: state.organizationId, trigger, parentWorkflowId: workflowInfo().workflowId }],
+      args: [{
+        runId, automationId: state.automationId, organizationId: state.organizationId, trigger, parentWorkflowId: workflowInfo().workflowId,
+        ...(begin ? { begin } : {}),
+      }],
       // Runs outlive a continue-as-new of this workflow; they report back with a signal.
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowExecutionTimeout: RUN_EXECUTION_TIMEOUT_MS,
@@ -197,6 +217,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       state.skippedFires += 1;
       log.info('Scheduled fire skipped: a run is still running', { dueAt: iso(dueAt), running: state.running.length });
       await saveState();
+    } else if (patched(FIRE_STARTS_RUN_PATCH)) {
+      await startScheduledRun(now);
     } else {
       await startRun('schedule', null);
     }

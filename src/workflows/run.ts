@@ -10,11 +10,13 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
 import type { ToolCallResult } from '../connectors/tool-use.js';
 import type { RunTrigger } from '../automations/entities.js';
+import type { ScheduleSnapshot } from '../automations/run-activities.js';
 
 export interface RunWorkflowInput {
   runId: string;
@@ -23,10 +25,19 @@ export interface RunWorkflowInput {
   trigger: RunTrigger;
   /** The automation's entity workflow, told when this run finishes (overlap tracking). */
   parentWorkflowId: string;
+  /** Set for a scheduled run started straight from its fire: the run writes its own row first. */
+  begin?: RunBegin;
+}
+
+export interface RunBegin {
+  context: unknown;
+  /** The automation's schedule as of the fire, written back with the row (if still newest). */
+  schedule: ScheduleSnapshot;
 }
 
 export interface RunWorkflowResult {
-  status: 'success';
+  /** `not_recorded`: the automation was deleted before the run could write its row. */
+  status: 'success' | 'not_recorded';
   tokensInput: number;
   tokensOutput: number;
   estimatedCost: number;
@@ -36,6 +47,9 @@ const record = { initialInterval: '500 milliseconds', backoffCoefficient: 2, max
 
 const { loadRunPlan } = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Load the automation configuration',
+});
+const { beginRun } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run as running and load the automation configuration',
 });
 const { completeRun } = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run result',
@@ -75,7 +89,13 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   const totals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
   let output: string | null = null;
   try {
-    const plan = await loadRunPlan({ runId });
+    const plan = input.begin
+      ? await beginRun({
+        runId, automationId: input.automationId, organizationId: input.organizationId, trigger: input.trigger,
+        context: input.begin.context, schedule: input.begin.schedule, startedAt: workflowInfo().startTime.toISOString(),
+      })
+      : await loadRunPlan({ runId });
+    if (!plan) return { status: 'not_recorded', ...totals };
     await scanRunInput({ runId });
     const answer = plan.toolCount > 0 ? await answerWithTools(input) : await generateRunOutput({ runId });
     addUsage(totals, answer);

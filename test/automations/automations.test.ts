@@ -161,6 +161,26 @@ describe('schedule', () => {
     await api('DELETE', `/automations/${created.id}`);
   });
 
+  it('starts a scheduled run in the fire\'s own workflow task; the run records itself from its start time', async () => {
+    const created = await createAutomation({ schedule: '*/2 * * * * *' });
+    const done = await waitFor(async () => (await runs(created.id, '?status=success')).runs[0], { timeoutMs: 20_000, what: 'a successful scheduled run' });
+    await api('POST', `/automations/${created.id}/pause`);
+    const client = stack.runtime.temporal.client;
+    const run = await client.workflow.getHandle(`run/${done.id}`).describe();
+    // The row's startedAt is the moment Temporal started run/<id>, not when an activity wrote it.
+    expect(new Date(done.startedAt).getTime()).toBe(run.startTime.getTime());
+    const activityTypes = async (workflowId: string) => {
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      return (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    };
+    // The fire itself ran no activity: no run-row write before the child start.
+    expect(await activityTypes(`automation/${created.id}`)).not.toContain('recordRunStarted');
+    expect((await activityTypes(`run/${done.id}`))[0]).toBe('beginRun');
+    const detail = (await api('GET', `/automations/${created.id}`)).body;
+    expect(new Date(detail.lastRunAt).getTime()).toBeGreaterThanOrEqual(new Date(done.startedAt).getTime());
+    await api('DELETE', `/automations/${created.id}`);
+  });
+
   it('stops firing when paused, runs now while paused, and resumes on activate with nextRunAt', async () => {
     const created = await createAutomation({ schedule: '* * * * * *' });
     await waitFor(async () => (await runs(created.id)).total >= 1, { what: 'a first run' });

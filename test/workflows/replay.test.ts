@@ -1,7 +1,8 @@
 // Determinism across deployments: histories written by the workflow code before the
 // `idempotent-run-now` and `assistant-tools` patches (commit bc9a953: an assistant webhook
 // execution, an automation webhook execution, an automation entity workflow that ran a webhook
-// run and a manual run) replay without a nondeterminism error on the current workflow bundle,
+// run and a manual run) and before the `fire-starts-run` patch (commit 13e1d8c: an automation
+// entity workflow with a scheduled fire, and that fire's run workflow) replay without a nondeterminism error on the current workflow bundle,
 // the way a worker picks up executions that were already running when it was upgraded; so do
 // the same scenarios recorded with the patches in place (`*.patched.*`). The fixtures are binary
 // temporal.api.history.v1.History messages recorded from a worker running the respective bundle.
@@ -20,6 +21,10 @@ describe('replay of recorded histories', () => {
     expect(files).toEqual([
       'automation-run-now.history.bin',
       'automation-run-now.patched.history.bin',
+      'automation-scheduled.history.bin',
+      'automation-scheduled.patched.history.bin',
+      'run-scheduled.history.bin',
+      'run-scheduled.patched.history.bin',
       'webhook-execution-assistant.history.bin',
       'webhook-execution-assistant.patched.history.bin',
       'webhook-execution-automation.history.bin',
