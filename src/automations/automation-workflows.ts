@@ -13,7 +13,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AppDeps } from '../api/deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { SEARCH_ATTRIBUTES } from '../temporal.js';
-import type { automationWorkflow, AutomationWorkflowState } from '../workflows/automation.js';
+import { ENTITY_PRIORITY, type automationWorkflow, type AutomationWorkflowState } from '../workflows/automation.js';
 import { Automation } from './entities.js';
 
 type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal'>;
@@ -48,6 +48,8 @@ export async function ensureAutomationWorkflow(deps: Deps, automation: Automatio
     taskQueue: deps.temporal.taskQueue,
     args: [initialWorkflowState(deps.config, automation)],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    // Fires and updates before run work on the shared task queue (runs start at RUN_PRIORITY).
+    priority: { priorityKey: ENTITY_PRIORITY },
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.OrganizationId, value: automation.organizationId },
       { key: SEARCH_ATTRIBUTES.AutomationId, value: automation.id },

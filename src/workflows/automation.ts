@@ -28,6 +28,10 @@ import { nextFireTime } from '../automations/schedule.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { runWorkflow, type RunBegin } from './run.js';
 
+/** Task priority of the entity workflows (1 is the highest) and of the runs they start. */
+export const ENTITY_PRIORITY = 1;
+export const RUN_PRIORITY = 3;
+
 /** A fire found later than this after its time (worker or cluster down) is skipped, not caught up. */
 export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
 /** A run that never reported back is forgotten after this (its workflow has timed out by then). */
@@ -200,6 +204,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
         { key: SEARCH_ATTRIBUTES.TriggerType, value: trigger },
       ],
       staticSummary: `Run ${runId} of automation ${state.automationId} (${trigger})`,
+      // Runs (and their activities) queue behind the entity workflows' own tasks: a burst of runs
+      // never delays another automation's fire or an API update.
+      priority: { priorityKey: RUN_PRIORITY },
       ...(workflowIdReusePolicy === 'REJECT_DUPLICATE' ? { workflowIdReusePolicy } : {}),
     });
   }

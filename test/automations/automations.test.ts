@@ -169,6 +169,9 @@ describe('schedule', () => {
     const run = await client.workflow.getHandle(`run/${done.id}`).describe();
     // The row's startedAt is the moment Temporal started run/<id>, not when an activity wrote it.
     expect(new Date(done.startedAt).getTime()).toBe(run.startTime.getTime());
+    // Fires outrank run work on the shared task queue.
+    expect((await entityHandle(created.id).describe()).priority?.priorityKey).toBe(1);
+    expect(run.priority?.priorityKey).toBe(3);
     const activityTypes = async (workflowId: string) => {
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
       return (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
