@@ -10,6 +10,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -48,8 +49,13 @@ const record = { initialInterval: '500 milliseconds', backoffCoefficient: 2, max
 const { loadRunPlan } = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Load the automation configuration',
 });
-const { beginRun } = proxyActivities<Activities>({
+// A scheduled run (started straight from its fire) keeps its bookkeeping in local activities: the
+// row writes run inside the run's own workflow tasks, without a task queue round trip each.
+const beginLocally = proxyLocalActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run as running and load the automation configuration',
+});
+const completeLocally = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run result',
 });
 const { completeRun } = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run result',
@@ -88,9 +94,10 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   const { runId } = input;
   const totals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
   let output: string | null = null;
+  const complete = input.begin ? completeLocally.completeRun : completeRun;
   try {
     const plan = input.begin
-      ? await beginRun({
+      ? await beginLocally.beginRun({
         runId, automationId: input.automationId, organizationId: input.organizationId, trigger: input.trigger,
         context: input.begin.context, schedule: input.begin.schedule, startedAt: workflowInfo().startTime.toISOString(),
       })
@@ -103,11 +110,11 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
     for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
       await deliverRunOutput({ runId, channelIndex, output });
     }
-    await completeRun({ runId, status: 'success', output, error: null, ...totals });
+    await complete({ runId, status: 'success', output, error: null, ...totals });
     return { status: 'success', ...totals };
   } catch (error) {
     const message = isCancellation(error) ? 'The run was cancelled' : failureMessage(error);
-    await CancellationScope.nonCancellable(() => completeRun({ runId, status: 'failure', output, error: message, ...totals }));
+    await CancellationScope.nonCancellable(() => complete({ runId, status: 'failure', output, error: message, ...totals }));
     if (isCancellation(error)) throw error;
     throw ApplicationFailure.nonRetryable(message, 'run_failed');
   } finally {

@@ -172,13 +172,15 @@ describe('schedule', () => {
     // Fires outrank run work on the shared task queue.
     expect((await entityHandle(created.id).describe()).priority?.priorityKey).toBe(1);
     expect(run.priority?.priorityKey).toBe(3);
-    const activityTypes = async (workflowId: string) => {
-      const history = await client.workflow.getHandle(workflowId).fetchHistory();
-      return (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
-    };
+    const events = async (workflowId: string) => (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const activityTypes = (history: Awaited<ReturnType<typeof events>>) =>
+      history.flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
     // The fire itself ran no activity: no run-row write before the child start.
-    expect(await activityTypes(`automation/${created.id}`)).not.toContain('recordRunStarted');
-    expect((await activityTypes(`run/${done.id}`))[0]).toBe('beginRun');
+    expect(activityTypes(await events(`automation/${created.id}`))).not.toContain('recordRunStarted');
+    // The run's bookkeeping (its row, then its result) ran as local activities; its steps did not.
+    const runHistory = await events(`run/${done.id}`);
+    expect(activityTypes(runHistory)).toEqual(['scanRunInput', 'generateRunOutput']);
+    expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
     const detail = (await api('GET', `/automations/${created.id}`)).body;
     expect(new Date(detail.lastRunAt).getTime()).toBeGreaterThanOrEqual(new Date(done.startedAt).getTime());
     await api('DELETE', `/automations/${created.id}`);
