@@ -17,6 +17,7 @@ import {
   runNowUpdate,
   type ScheduleResult,
 } from '../workflows/automation.js';
+import { assertCanManageAutomation } from './access.js';
 import { automationWorkflowId, ensureAutomationWorkflow, withAutomationWorkflow } from './automation-workflows.js';
 import {
   automationIdSchema,
@@ -81,7 +82,7 @@ export async function getAutomation(deps: Deps, caller: Caller, id: string) {
 
 export async function updateAutomation(deps: Deps, caller: Caller, id: string, body: unknown) {
   const input = parseOrThrow(updateAutomationSchema, body);
-  const automation = await findAutomation(deps, caller, id);
+  const automation = await findManageableAutomation(deps, caller, id);
   const schedule = input.schedule ?? automation.schedule;
   const timezone = input.timezone ?? automation.timezone;
   const scheduleChanged = schedule !== automation.schedule || timezone !== automation.timezone;
@@ -112,7 +113,7 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
 }
 
 export async function deleteAutomation(deps: Deps, caller: Caller, id: string): Promise<void> {
-  const automation = await findAutomation(deps, caller, id);
+  const automation = await findManageableAutomation(deps, caller, id);
   try {
     await deps.temporal.client.workflow.getHandle(automationWorkflowId(automation.id)).executeUpdate(deleteUpdate);
   } catch (error) {
@@ -129,19 +130,19 @@ export async function deleteAutomation(deps: Deps, caller: Caller, id: string): 
 }
 
 export async function activateAutomation(deps: Deps, caller: Caller, id: string) {
-  const automation = await findAutomation(deps, caller, id);
+  const automation = await findManageableAutomation(deps, caller, id);
   const result = await changeStatus(deps, automation, 'activate');
   return { id: automation.id, status: result.status, nextRunAt: result.nextRunAt };
 }
 
 export async function pauseAutomation(deps: Deps, caller: Caller, id: string) {
-  const automation = await findAutomation(deps, caller, id);
+  const automation = await findManageableAutomation(deps, caller, id);
   const result = await changeStatus(deps, automation, 'pause');
   return { id: automation.id, status: result.status };
 }
 
 export async function runAutomationNow(deps: Deps, caller: Caller, id: string) {
-  const automation = await findAutomation(deps, caller, id);
+  const automation = await findManageableAutomation(deps, caller, id);
   return startAutomationRun(deps, { organizationId: caller.organizationId, automationId: automation.id, trigger: 'manual' });
 }
 
@@ -187,6 +188,13 @@ async function findAutomation(deps: Deps, caller: Caller, id: string): Promise<A
   if (!automationIdSchema.safeParse(id).success) throw notFound('Automation');
   const automation = await deps.orm.em.fork().findOne(Automation, { id, organizationId: caller.organizationId });
   if (!automation) throw notFound('Automation');
+  return automation;
+}
+
+/** An automation of the caller's organization that the caller may change (else 404, 403). */
+async function findManageableAutomation(deps: Deps, caller: Caller, id: string): Promise<Automation> {
+  const automation = await findAutomation(deps, caller, id);
+  assertCanManageAutomation(automation, caller);
   return automation;
 }
 

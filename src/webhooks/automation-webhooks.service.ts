@@ -2,9 +2,10 @@
 // own). Only the automation's creator, admins and the owner manage them and see their URLs.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../api/deps.js';
+import { canManageAutomation } from '../automations/access.js';
 import { Automation } from '../automations/entities.js';
 import { forbidden, notFound } from '../errors.js';
-import { hasRole, type Caller } from '../identity/caller.js';
+import type { Caller } from '../identity/caller.js';
 import { Webhook } from './entities.js';
 import { isRecordId } from './webhook-ids.js';
 import { issueWebhook, webhookUrl } from './webhooks.service.js';
@@ -61,7 +62,7 @@ async function findManageableAutomation(em: EntityManager, caller: Caller, autom
     ? await em.findOne(Automation, { id: automationId, organizationId: caller.organizationId })
     : null;
   if (!automation) throw notFound('Automation');
-  if (automation.createdBy !== caller.userId && !hasRole(caller, 'admin')) {
+  if (!canManageAutomation(automation, caller)) {
     throw forbidden('Only the creator of an automation, admins and the owner manage its webhooks');
   }
   return automation;

@@ -12,6 +12,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Send this string as the body verbatim (for malformed-input tests). */
   raw?: string;
+  /** `manual` to see a redirect instead of following it. */
+  redirect?: 'follow' | 'manual';
 }
 
 export async function call<T = any>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
@@ -23,7 +25,7 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(baseUrl + path, { method, headers, body });
+  const response = await fetch(baseUrl + path, { method, headers, body, redirect: options.redirect ?? 'follow' });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -1,186 +1,161 @@
-// Authorization on the real stack. The route table below is checked against the routes the
-// identity routers really register, then every route is called with every role (expected 2xx or
-// 403) and every route with an id is called with another organization's credentials (404, and
-// nothing changes). Plus the role rules of DESIGN.md that the matrix alone does not show.
-import type { Router } from 'express';
+// Authorization on the real stack, generated from the route registry (src/api/openapi, which
+// test/api/openapi.test.ts proves equal to the Express routes): every operation is called by
+// every role with a valid request (operation-fixtures.ts) and must answer its documented success
+// when the role suffices, 403 `forbidden` (OpenAI-shaped, nothing changed) below the role it
+// requires, and 401 `unauthorized` without a credential; public operations answer every caller.
+// A member calling an operation on a resource another user made gets what the fixture says
+// (403 where only its creator, admins and the owner may change it). Then the role rules of
+// DESIGN.md that the matrix alone does not show.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeysRoutes } from '../../src/api/routes/api-keys.js';
-import { auditLogsRoutes } from '../../src/api/routes/audit-logs.js';
-import { usersRoutes } from '../../src/api/routes/users.js';
+import { apiOperations } from '../../src/api/openapi/document.js';
+import type { Operation } from '../../src/api/openapi/registry.js';
 import { ROLES, User, type Role } from '../../src/identity/entities.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { startMatrixStack, ResourceMaker, type MatrixStack } from './matrix-stack.js';
+import { expectError, expectPermitted, fixtureOf, OPERATION_FIXTURES, pathParamsOf, send } from './operation-fixtures.js';
 
-let stack: Stack;
-let orgA: TestOrganization;
-let orgB: TestOrganization;
+let matrix: MatrixStack;
+let org: TestOrganization;
+/** Resources the requests only read or change in place, made once per caller. */
+const made = new Map<string, Promise<unknown>>();
 
 beforeAll(async () => {
-  stack = await startStack({ worker: false });
-  [orgA, orgB] = await Promise.all([createTestOrganization(stack.runtime.orm), createTestOrganization(stack.runtime.orm)]);
+  matrix = await startMatrixStack();
+  org = await createTestOrganization(matrix.stack.runtime.orm);
 });
-afterAll(async () => stack?.stop());
-
-interface Prepared {
-  path: string;
-  body?: unknown;
-}
-
-interface RouteCase {
-  method: string;
-  /** As registered in Express. */
-  route: string;
-  minimum: Role;
-  success: number;
-  /** Builds a fresh request for `caller` in `org` (targets are created per call). */
-  prepare(org: TestOrganization, caller: TestUser): Promise<Prepared>;
-}
-
-let counter = 0;
-const freshEmail = () => `matrix-${Date.now()}-${counter++}@example.test`;
-
-async function freshKeyOf(user: TestUser): Promise<string> {
-  const res = await call(stack.baseUrl, 'POST', '/api-keys', { key: user.key, body: { name: 'target' } });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-const ROUTES: RouteCase[] = [
-  { method: 'GET', route: '/users', minimum: 'admin', success: 200, prepare: async () => ({ path: '/users' }) },
-  { method: 'GET', route: '/users/me', minimum: 'member', success: 200, prepare: async () => ({ path: '/users/me' }) },
-  {
-    method: 'POST', route: '/users/invite', minimum: 'admin', success: 201,
-    prepare: async () => ({ path: '/users/invite', body: { email: freshEmail(), role: 'member' } }),
-  },
-  {
-    method: 'PUT', route: '/users/:id/role', minimum: 'admin', success: 200,
-    prepare: async (org) => ({ path: `/users/${(await createTestUser(stack.runtime.orm, org.id, 'member')).id}/role`, body: { role: 'member' } }),
-  },
-  {
-    method: 'DELETE', route: '/users/:id', minimum: 'admin', success: 204,
-    prepare: async (org) => ({ path: `/users/${(await createTestUser(stack.runtime.orm, org.id, 'member')).id}` }),
-  },
-  { method: 'POST', route: '/api-keys', minimum: 'member', success: 201, prepare: async () => ({ path: '/api-keys', body: { name: 'matrix' } }) },
-  { method: 'GET', route: '/api-keys', minimum: 'member', success: 200, prepare: async () => ({ path: '/api-keys' }) },
-  {
-    method: 'DELETE', route: '/api-keys/:id', minimum: 'member', success: 204,
-    prepare: async (_org, caller) => ({ path: `/api-keys/${await freshKeyOf(caller)}` }),
-  },
-  { method: 'GET', route: '/audit-logs', minimum: 'admin', success: 200, prepare: async () => ({ path: '/audit-logs' }) },
-];
+afterAll(async () => matrix?.stop());
 
 const RANK: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
+const titleOf = (operation: Operation) => `${operation.method.toUpperCase()} ${operation.path}`;
+const documentedSuccess = (operation: Operation) => Object.keys(operation.responses).find((status) => Number(status) < 400);
+const makerFor = (caller: TestUser) => new ResourceMaker(matrix, org, caller, made);
 
-function registeredRoutes(router: Router): string[] {
-  return router.stack.flatMap((layer) => {
-    const route = layer.route as { path: string; methods?: Record<string, boolean> } | undefined;
-    if (!route) return [];
-    return Object.keys(route.methods ?? {}).map((method) => `${method.toUpperCase()} ${route.path}`);
-  });
-}
-
-describe('route table', () => {
-  it('covers exactly the routes the identity routers register', () => {
-    const registered = [usersRoutes, apiKeysRoutes, auditLogsRoutes].flatMap((factory) => registeredRoutes(factory(stack.runtime)));
-    expect(registered.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.route}`).sort());
+describe('the matrix', () => {
+  it('has a fixture for every operation of the registry, and none for an operation it lacks', () => {
+    expect(apiOperations.length).toBeGreaterThan(50);
+    expect(apiOperations.filter((operation) => !OPERATION_FIXTURES[operation.operationId]).map(titleOf), 'operations without a fixture').toEqual([]);
+    const ids = new Set(apiOperations.map((operation) => operation.operationId));
+    expect(Object.keys(OPERATION_FIXTURES).filter((id) => !ids.has(id)), 'fixtures of no operation').toEqual([]);
   });
 });
 
 describe('role x endpoint x method', () => {
-  for (const route of ROUTES) {
-    for (const role of ROLES) {
-      const allowed = RANK[role] >= RANK[route.minimum];
-      it(`${route.method} ${route.route} as ${role} -> ${allowed ? route.success : 403}`, async () => {
-        const caller = orgA[role];
-        const request = await route.prepare(orgA, caller);
-        const res = await call(stack.baseUrl, route.method, request.path, { key: caller.key, body: request.body });
-        expect(res.status, res.text).toBe(allowed ? route.success : 403);
-        if (!allowed) expect(res.body.error.code).toBe('forbidden');
+  for (const operation of apiOperations) {
+    describe(titleOf(operation), () => {
+      if (operation.auth !== 'caller') {
+        // Public (or authenticated by its URL or the metrics token): whoever calls gets the success.
+        for (const role of [...ROLES, undefined]) {
+          it(`answers ${documentedSuccess(operation)} ${role ? `to ${role}` : 'without a credential'} (${operation.auth})`, async () => {
+            const fixture = fixtureOf(operation);
+            const request = await fixture.prepare(makerFor(role ? org[role] : org.owner));
+            const res = await send(matrix.stack.api.url, operation, request, role ? org[role].key : undefined);
+            expectPermitted(operation, res, fixture.expected);
+          });
+        }
+        return;
+      }
+      const minimum = operation.role ?? 'member';
+      for (const role of ROLES) {
+        const allowed = RANK[role] >= RANK[minimum];
+        it(`${allowed ? `answers ${documentedSuccess(operation)}` : 'answers 403 forbidden'} to ${role}`, async () => {
+          const fixture = fixtureOf(operation);
+          const caller = org[role];
+          const request = await fixture.prepare(makerFor(caller));
+          const before = allowed ? undefined : await request.observe?.();
+          const res = await send(matrix.stack.api.url, operation, request, caller.key);
+          if (allowed) {
+            expectPermitted(operation, res, fixture.expected);
+            return;
+          }
+          expectError(res, 403, 'forbidden');
+          if (request.observe) expect(await request.observe(), 'the target is unchanged').toEqual(before);
+        });
+      }
+      it('answers 401 unauthorized without a credential', async () => {
+        const request = await fixtureOf(operation).prepare(makerFor(org.owner));
+        const res = await send(matrix.stack.api.url, operation, request, undefined);
+        expectError(res, 401, 'unauthorized');
       });
-    }
+    });
   }
 });
 
-describe("another organization's ids", () => {
-  const withId = ROUTES.filter((route) => route.route.includes(':id'));
-  for (const route of withId) {
-    for (const role of ROLES) {
-      if (RANK[role] < RANK[route.minimum]) continue;
-      it(`${route.method} ${route.route} as orgA ${role} on an orgB id -> 404, nothing changed`, async () => {
-        const victim = await createTestUser(stack.runtime.orm, orgB.id, 'member');
-        const request = await route.prepare(orgB, victim);
-        const res = await call(stack.baseUrl, route.method, request.path, { key: orgA[role].key, body: request.body ?? (route.method === 'PUT' ? { role: 'admin' } : undefined) });
-        expect(res.status, res.text).toBe(404);
-        expect(res.body.error.code).toBe('not_found');
-        // The target is untouched: the victim and their keys still work, with their role.
-        const me = await call(stack.baseUrl, 'GET', '/users/me', { key: victim.key });
-        expect(me.status).toBe(200);
-        expect(me.body.role).toBe('member');
-        const keys = await call(stack.baseUrl, 'GET', '/api-keys', { key: victim.key });
-        expect(keys.body.apiKeys.every((k: any) => k.revokedAt === null)).toBe(true);
-      });
-    }
+describe("a member on another user's resource", () => {
+  // Every operation a member may call on a resource named in its path, on one an admin made
+  // (fresh, so no earlier request of the matrix changes it while it is observed).
+  const targeted = apiOperations.filter((operation) => operation.auth === 'caller' && !operation.role && pathParamsOf(operation).length > 0);
+  for (const operation of targeted) {
+    const other = OPERATION_FIXTURES[operation.operationId]?.ofAnotherUser;
+    it(`${titleOf(operation)} answers ${other ? `${other.status} (${other.why})` : `${documentedSuccess(operation)} (the organization shares it)`}`, async () => {
+      const fixture = fixtureOf(operation);
+      const request = await fixture.prepare(new ResourceMaker(matrix, org, org.admin));
+      const before = await request.observe?.();
+      const res = await send(matrix.stack.api.url, operation, request, org.member.key);
+      if (!fixture.ofAnotherUser) {
+        expectPermitted(operation, res, fixture.expected);
+        return;
+      }
+      expectError(res, fixture.ofAnotherUser.status, fixture.ofAnotherUser.status === 403 ? 'forbidden' : 'not_found');
+      if (request.observe) expect(await request.observe(), 'the target is unchanged').toEqual(before);
+    });
   }
-
-  it('lists only the caller’s organization', async () => {
-    const res = await call(stack.baseUrl, 'GET', '/users', { key: orgA.admin.key });
-    const ids = res.body.users.map((u: any) => u.id);
-    expect(ids).toContain(orgA.member.id);
-    expect(ids).not.toContain(orgB.member.id);
-    const audit = await call(stack.baseUrl, 'GET', '/audit-logs?limit=200', { key: orgB.owner.key });
-    expect(audit.body.auditLogs.every((e: any) => e.actorUserId !== orgA.owner.id)).toBe(true);
-  });
 });
 
 describe('role rules', () => {
-  let org: TestOrganization;
+  let team: TestOrganization;
   beforeAll(async () => {
-    org = await createTestOrganization(stack.runtime.orm);
+    team = await createTestOrganization(matrix.stack.runtime.orm);
   });
 
   it('lets only the owner promote to admin and demote an admin', async () => {
-    const member = await createTestUser(stack.runtime.orm, org.id, 'member');
-    const byAdmin = await call(stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: org.admin.key, body: { role: 'admin' } });
+    const member = await createTestUser(matrix.stack.runtime.orm, team.id, 'member');
+    const byAdmin = await call(matrix.stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: team.admin.key, body: { role: 'admin' } });
     expect(byAdmin.status).toBe(403);
-    const byOwner = await call(stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: org.owner.key, body: { role: 'admin' } });
+    const byOwner = await call(matrix.stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: team.owner.key, body: { role: 'admin' } });
     expect(byOwner.status).toBe(200);
     expect(byOwner.body).toMatchObject({ id: member.id, role: 'admin' });
-    const demoteByAdmin = await call(stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: org.admin.key, body: { role: 'member' } });
+    const demoteByAdmin = await call(matrix.stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: team.admin.key, body: { role: 'member' } });
     expect(demoteByAdmin.status).toBe(403);
 
-    const audit = await call(stack.baseUrl, 'GET', '/audit-logs?limit=1', { key: org.owner.key });
+    const audit = await call(matrix.stack.baseUrl, 'GET', '/audit-logs?limit=1', { key: team.owner.key });
     expect(audit.body.auditLogs[0]).toMatchObject({ action: 'user.role_changed', targetId: member.id, metadata: { from: 'member', to: 'admin' } });
   });
 
   it('never assigns owner and never removes or changes the owner', async () => {
-    const member = await createTestUser(stack.runtime.orm, org.id, 'member');
-    const toOwner = await call(stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: org.owner.key, body: { role: 'owner' } });
+    const member = await createTestUser(matrix.stack.runtime.orm, team.id, 'member');
+    const toOwner = await call(matrix.stack.baseUrl, 'PUT', `/users/${member.id}/role`, { key: team.owner.key, body: { role: 'owner' } });
     expect(toOwner.status).toBe(400);
     expect(toOwner.body.error.param).toBe('role');
-    expect((await call(stack.baseUrl, 'DELETE', `/users/${org.owner.id}`, { key: org.admin.key })).status).toBe(403);
-    expect((await call(stack.baseUrl, 'DELETE', `/users/${org.owner.id}`, { key: org.owner.key })).status).toBe(403);
-    expect((await call(stack.baseUrl, 'PUT', `/users/${org.owner.id}/role`, { key: org.owner.key, body: { role: 'member' } })).status).toBe(403);
+    expect((await call(matrix.stack.baseUrl, 'DELETE', `/users/${team.owner.id}`, { key: team.admin.key })).status).toBe(403);
+    expect((await call(matrix.stack.baseUrl, 'DELETE', `/users/${team.owner.id}`, { key: team.owner.key })).status).toBe(403);
+    expect((await call(matrix.stack.baseUrl, 'PUT', `/users/${team.owner.id}/role`, { key: team.owner.key, body: { role: 'member' } })).status).toBe(403);
   });
 
   it('lets an admin remove members but not admins; the owner removes admins', async () => {
-    const admin = await createTestUser(stack.runtime.orm, org.id, 'admin');
-    expect((await call(stack.baseUrl, 'DELETE', `/users/${admin.id}`, { key: org.admin.key })).status).toBe(403);
-    expect((await call(stack.baseUrl, 'DELETE', `/users/${admin.id}`, { key: org.owner.key })).status).toBe(204);
-    expect(await stack.runtime.orm.em.fork().count(User, { id: admin.id })).toBe(0);
-    const audit = await call(stack.baseUrl, 'GET', '/audit-logs?limit=1', { key: org.owner.key });
+    const admin = await createTestUser(matrix.stack.runtime.orm, team.id, 'admin');
+    expect((await call(matrix.stack.baseUrl, 'DELETE', `/users/${admin.id}`, { key: team.admin.key })).status).toBe(403);
+    expect((await call(matrix.stack.baseUrl, 'DELETE', `/users/${admin.id}`, { key: team.owner.key })).status).toBe(204);
+    expect(await matrix.stack.runtime.orm.em.fork().count(User, { id: admin.id })).toBe(0);
+    const audit = await call(matrix.stack.baseUrl, 'GET', '/audit-logs?limit=1', { key: team.owner.key });
     expect(audit.body.auditLogs[0]).toMatchObject({ action: 'user.removed', targetId: admin.id });
   });
 
   it('ignores nothing: privileged fields in bodies are rejected, not applied', async () => {
-    const member = await createTestUser(stack.runtime.orm, org.id, 'member');
-    const res = await call(stack.baseUrl, 'PUT', `/users/${member.id}/role`, {
-      key: org.admin.key,
-      body: { role: 'member', organizationId: orgB.id, status: 'active' },
+    const member = await createTestUser(matrix.stack.runtime.orm, team.id, 'member');
+    const res = await call(matrix.stack.baseUrl, 'PUT', `/users/${member.id}/role`, {
+      key: team.admin.key,
+      body: { role: 'member', organizationId: randomUUID(), status: 'active' },
     });
     expect(res.status).toBe(400);
-    const invite = await call(stack.baseUrl, 'POST', '/users/invite', { key: org.admin.key, body: { email: freshEmail(), status: 'active' } });
+    const invite = await call(matrix.stack.baseUrl, 'POST', '/users/invite', { key: team.admin.key, body: { email: freshEmail(), status: 'active' } });
     expect(invite.status).toBe(400);
     expect(invite.body.error.param).toBe('status');
   });
 });
+
+let counter = 0;
+function freshEmail(): string {
+  return `rules-${process.pid}-${Date.now()}-${counter++}@example.test`;
+}

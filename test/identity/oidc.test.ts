@@ -7,7 +7,7 @@ import { startOidcProvider, type OidcProviderFixture } from '../fixtures/oidc-pr
 import { call } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { cookieValue, setCookieLine } from './helpers.js';
+import { cookieValue, OidcBrowser, setCookieLine } from './helpers.js';
 
 const PUBLIC_BASE = 'https://api.example.test/v1';
 const REDIRECT_URI = `${PUBLIC_BASE}/auth/oidc/callback`;
@@ -35,47 +35,12 @@ afterAll(async () => {
   await provider?.stop();
 });
 
-/** A minimal browser: manual redirects, one cookie jar per origin, public API address mapped to the test instance. */
-class Browser {
-  private readonly jars = new Map<string, Map<string, string>>();
-
-  async get(url: string): Promise<Response> {
-    const target = new URL(url.replace(PUBLIC_BASE, stack.baseUrl));
-    const jar = this.jars.get(target.origin) ?? new Map<string, string>();
-    this.jars.set(target.origin, jar);
-    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(target, { redirect: 'manual', headers: cookie ? { cookie } : {} });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq);
-      const value = pair!.slice(eq + 1);
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') jar.delete(name);
-      else jar.set(name, value);
-    }
-    return res;
-  }
-
-  /** Follows redirects from `url` until a response is not a redirect or leaves for `stopAt`. */
-  async follow(url: string, stopAt: string): Promise<{ res: Response; url: string; hops: string[] }> {
-    const hops: string[] = [];
-    let current = url;
-    for (let i = 0; i < 15; i++) {
-      hops.push(current);
-      const res = await this.get(current);
-      const location = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || !location) return { res, url: current, hops };
-      const next = new URL(location, current.replace(PUBLIC_BASE, stack.baseUrl)).href;
-      if (next.startsWith(stopAt)) return { res, url: next, hops };
-      current = next;
-    }
-    throw new Error(`too many redirects: ${hops.join(' -> ')}`);
-  }
-}
+/** A browser for this test's provider and API instance. */
+const newBrowser = () => new OidcBrowser(PUBLIC_BASE, stack.baseUrl);
 
 describe('OIDC sign-in', () => {
   it('signs an existing user in with authorization code + PKCE and sets the session cookie', async () => {
-    const browser = new Browser();
+    const browser = newBrowser();
     provider.signInAs({ email: org.member.email, name: 'Member Person' });
 
     const start = await browser.get(`${PUBLIC_BASE}/auth/oidc/login`);
@@ -116,7 +81,7 @@ describe('OIDC sign-in', () => {
       [{ email: `stranger-${Date.now()}@example.test`, name: 'Stranger' }, 403],
       [{ email: org.admin.email, name: 'Unverified', emailVerified: false }, 401],
     ] as const) {
-      const browser = new Browser();
+      const browser = newBrowser();
       provider.signInAs(account);
       const start = await browser.get(`${PUBLIC_BASE}/auth/oidc/login`);
       const toCallback = await browser.follow(start.headers.get('location')!, REDIRECT_URI);
@@ -127,11 +92,11 @@ describe('OIDC sign-in', () => {
   });
 
   it('refuses a callback without the flow cookie of the browser that started it', async () => {
-    const browser = new Browser();
+    const browser = newBrowser();
     provider.signInAs({ email: org.member.email, name: 'Member' });
     const start = await browser.get(`${PUBLIC_BASE}/auth/oidc/login`);
     const toCallback = await browser.follow(start.headers.get('location')!, REDIRECT_URI);
-    const other = new Browser();
+    const other = newBrowser();
     const callback = await other.get(toCallback.url);
     expect(callback.status).toBe(401);
   });
