@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
-bash scripts/temporal.sh path >/dev/null
+# An external Temporal (TEMPORAL_ADDRESS) needs no local CLI. Otherwise build it now if needed;
+# without `temporal` and Go the runner starts one through the Temporal SDK's download.
+if [ -z "${TEMPORAL_ADDRESS:-}" ]; then bash scripts/temporal.sh prepare; fi
 exec node --import tsx src/dev/runner.ts

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 bash scripts/ensure-chromium.sh
-bash scripts/temporal.sh path >/dev/null
+# The tests start their own Temporal dev server: the CLI (built now if needed), else the SDK's download.
+bash scripts/temporal.sh prepare
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 if [ "${TEST_USE_LOCAL_SERVICES:-1}" = "1" ]; then

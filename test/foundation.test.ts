@@ -1,7 +1,8 @@
 // The foundation on the real stack: readiness, the error contract every endpoint shares, and
 // the first path through Temporal (API -> dev server -> worker -> activity -> database).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from './fixtures/fake-upstream.js';
+import { startTcpProxy } from './fixtures/tcp-proxy.js';
 import { call, waitFor } from './helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization } from './helpers/orgs.js';
 import { startStack, type Stack } from './helpers/stack.js';
@@ -45,6 +46,30 @@ describe('health', () => {
       expect(res.body.error.checks).toMatchObject({ database: expect.stringMatching(/^error/), redis: 'ok', temporal: 'ok' });
     } finally {
       await broken.stop().catch(() => undefined);
+    }
+  });
+
+  it('answers /readyz with 503 naming temporal while the Temporal frontend is cut off, and 200 once it is back', async () => {
+    const [host, port] = inject('temporalAddress').split(':');
+    const proxy = await startTcpProxy({ host: host!, port: Number(port) });
+    const behindProxy = await startStack({ worker: false, env: { TEMPORAL_ADDRESS: `127.0.0.1:${proxy.port}` } });
+    try {
+      expect((await call(behindProxy.api.url, 'GET', '/readyz')).status).toBe(200);
+
+      proxy.cut();
+      const res = await call<any>(behindProxy.api.url, 'GET', '/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('service_unavailable');
+      expect(res.body.error.message).toContain('temporal');
+      expect(res.body.error.checks).toMatchObject({ database: 'ok', redis: 'ok', temporal: expect.stringMatching(/^error/) });
+
+      // The client reconnects on its own: no restart of the API.
+      proxy.restore();
+      await waitFor(async () => (await call(behindProxy.api.url, 'GET', '/readyz')).status === 200, { what: 'ready again', timeoutMs: 20_000 });
+    } finally {
+      proxy.restore();
+      await behindProxy.stop().catch(() => undefined);
+      await proxy.close();
     }
   });
 });

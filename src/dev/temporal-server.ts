@@ -1,14 +1,18 @@
 // Starts the Temporal CLI dev server (`temporal server start-dev`) for the dev runner and the
-// tests: the binary from scripts/temporal.sh (PATH, else built once with Go into a versioned
-// cache), else the SDK's ephemeral-server download. Search attributes are registered at start;
-// SQLite file persistence for the dev runner, in-memory for tests.
+// tests. Where the server comes from, in order: the CLI from scripts/temporal.sh (`temporal` on
+// PATH, else the pinned CLI built once with Go into a versioned cache), else the Temporal SDK's
+// download of a dev server (kept in the same cache); when all fail, one error names each reason
+// and the ways out. Search attributes are registered at start; SQLite file persistence for the
+// dev runner, in-memory for tests.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
+import type { LocalTestWorkflowEnvironmentOptions } from '@temporalio/testing';
 import { searchAttributeArgs, SEARCH_ATTRIBUTES } from '../search-attributes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,20 +38,51 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-/** Path of the Temporal CLI, provisioning it if needed. Rejects with the script's reason. */
-export async function provisionTemporalCli(): Promise<string> {
+/** Where a dev server can come from, tried in this order; injectable so tests can check the order without a download. */
+export interface DevServerSources {
+  /** The Temporal CLI binary: `temporal` on PATH, else the pinned build (built with Go if needed). Rejects when there is none. */
+  provisionCli(): Promise<string>;
+  startCli(binary: string, options: DevServerOptions): Promise<DevServer>;
+  /** The Temporal SDK's download of a dev server (needs the internet). */
+  startSdkDownload(options: DevServerOptions): Promise<DevServer>;
+  /** Says that the download comes next (it can take a while). */
+  notice(message: string): void;
+}
+
+export const defaultDevServerSources: DevServerSources = {
+  provisionCli: () => provisionTemporalCli(),
+  startCli: startWithCli,
+  startSdkDownload: (options) => startWithSdkDownload(options),
+  notice: (message) => process.stderr.write(`[temporal] ${message}\n`),
+};
+
+/** The versioned cache scripts/temporal.sh builds into (same rule as the script). */
+export function temporalCliCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TEMPORAL_CLI_CACHE) return env.TEMPORAL_CLI_CACHE;
+  const cacheHome = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache');
+  return path.join(cacheHome, 'ai-workspace', 'temporal-cli');
+}
+
+/**
+ * Path of the Temporal CLI from scripts/temporal.sh, building it if needed. Rejects with the
+ * script's reason (what is missing) when there is no CLI. `env` is the script's environment.
+ */
+export async function provisionTemporalCli(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  let stdout: string;
   try {
-    const { stdout } = await promisify(execFile)('bash', [PROVISION_SCRIPT, 'path'], {
-      maxBuffer: 1 << 20,
-      timeout: 30 * 60_000,
-    });
-    const binary = stdout.trim().split('\n').pop() ?? '';
-    if (!binary || !fs.existsSync(binary)) throw new Error(`scripts/temporal.sh printed no usable path (${binary})`);
-    return binary;
+    ({ stdout } = await promisify(execFile)('bash', [PROVISION_SCRIPT, 'path'], { env, maxBuffer: 16 << 20, timeout: 30 * 60_000 }));
   } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`Temporal CLI unavailable: ${stderr || (error as Error).message}`);
+    throw new Error(scriptReason((error as { stderr?: string }).stderr) ?? (error as Error).message);
   }
+  const binary = stdout.trim().split('\n').pop() ?? '';
+  if (!binary || !fs.existsSync(binary)) throw new Error(`scripts/temporal.sh printed no usable path (${binary})`);
+  return binary;
+}
+
+/** The script's own summary (its last `[temporal.sh]` line), not the `go install` output before it. */
+function scriptReason(stderr: string | undefined): string | undefined {
+  const lines = (stderr ?? '').split('\n').filter((line) => line.startsWith('[temporal.sh] '));
+  return lines.at(-1)?.slice('[temporal.sh] '.length);
 }
 
 export async function freePort(): Promise<number> {
@@ -61,13 +96,37 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
+/**
+ * Starts a dev server from the first source that has one. A CLI that is there but fails to start
+ * is an error of its own, not a reason to download another.
+ */
+export async function startTemporalDevServer(options: DevServerOptions, sources: DevServerSources = defaultDevServerSources): Promise<DevServer> {
   let binary: string;
   try {
-    binary = await provisionTemporalCli();
+    binary = await sources.provisionCli();
   } catch (error) {
-    return startWithSdkDownload(options, error as Error);
+    const cliUnavailable = error as Error;
+    sources.notice(`${cliUnavailable.message}; starting a dev server through the Temporal SDK's download instead`);
+    try {
+      return await sources.startSdkDownload(options);
+    } catch (downloadError) {
+      throw new Error(noDevServerMessage(cliUnavailable, downloadError as Error), { cause: downloadError });
+    }
   }
+  return sources.startCli(binary, options);
+}
+
+function noDevServerMessage(cliUnavailable: Error, downloadFailed: Error): string {
+  return [
+    'Cannot start a Temporal dev server. Tried, in order:',
+    `  1. the Temporal CLI (scripts/temporal.sh): ${cliUnavailable.message}`,
+    `  2. the Temporal SDK's download of a dev server: failed (no network?): ${downloadFailed.message}`,
+    `Put the Temporal CLI on PATH, install Go >= 1.23 (the pinned CLI is then built once into ${temporalCliCacheRoot()}),`,
+    "allow internet access for the SDK's download, or set TEMPORAL_ADDRESS to an existing Temporal server.",
+  ].join('\n');
+}
+
+async function startWithCli(binary: string, options: DevServerOptions): Promise<DevServer> {
   const namespace = options.namespace ?? 'default';
   const args = [
     'server', 'start-dev',
@@ -83,9 +142,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
-  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
-    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
-  }
+  args.push(...dynamicConfigArgs(options));
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const recent: string[] = [];
   const collect = (chunk: Buffer) => {
@@ -144,31 +201,36 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Last resort: the SDK downloads a CLI build (needs the internet). */
-async function startWithSdkDownload(options: DevServerOptions, reason: Error): Promise<DevServer> {
+/** The options of the SDK's dev server: the same server settings, the download kept in the CLI cache. */
+export function sdkDownloadOptions(options: DevServerOptions, env: NodeJS.ProcessEnv = process.env): LocalTestWorkflowEnvironmentOptions {
+  return {
+    server: {
+      executable: { type: 'cached-download', downloadDir: path.join(temporalCliCacheRoot(env), 'sdk-download') },
+      ip: '127.0.0.1',
+      port: options.port,
+      namespace: options.namespace ?? 'default',
+      ui: options.uiPort !== undefined,
+      ...(options.uiPort !== undefined ? { uiPort: options.uiPort } : {}),
+      ...(options.dbFile ? { dbFilename: options.dbFile } : {}),
+      searchAttributes: Object.values(SEARCH_ATTRIBUTES),
+      extraArgs: dynamicConfigArgs(options),
+    },
+  };
+}
+
+function dynamicConfigArgs(options: DevServerOptions): string[] {
+  return Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+}
+
+/** Last resort: the SDK downloads a CLI build (needs the internet) and runs its dev server. */
+async function startWithSdkDownload(options: DevServerOptions): Promise<DevServer> {
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  try {
-    const env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        ip: '127.0.0.1',
-        port: options.port,
-        namespace: options.namespace ?? 'default',
-        ui: options.uiPort !== undefined,
-        ...(options.uiPort !== undefined ? { uiPort: options.uiPort } : {}),
-        ...(options.dbFile ? { dbFilename: options.dbFile } : {}),
-        searchAttributes: Object.values(SEARCH_ATTRIBUTES),
-      },
-    });
-    return {
-      address: `127.0.0.1:${options.port}`,
-      uiUrl: options.uiPort === undefined ? undefined : `http://localhost:${options.uiPort}`,
-      pid: undefined,
-      stop: () => env.teardown(),
-    };
-  } catch (downloadError) {
-    throw new Error(
-      `Cannot start a Temporal dev server.\n- ${reason.message}\n- SDK download failed too (no network?): ${(downloadError as Error).message}\n` +
-        'Install the Temporal CLI on PATH, install Go so scripts/temporal.sh can build it, or set TEMPORAL_ADDRESS to an existing server.',
-    );
-  }
+  if (options.dbFile) fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  const env = await TestWorkflowEnvironment.createLocal(sdkDownloadOptions(options));
+  return {
+    address: `127.0.0.1:${options.port}`,
+    uiUrl: options.uiPort === undefined ? undefined : `http://localhost:${options.uiPort}`,
+    pid: undefined,
+    stop: () => env.teardown(),
+  };
 }

@@ -125,5 +125,6 @@ async function sendInvitation(
       link,
       '',
     ].join('\n'),
+    link,
   });
 }

@@ -1,5 +1,5 @@
 // Outgoing email: SMTP through nodemailer when SMTP_URL is set. In development without SMTP the
-// message is written to DATA_DIR/outbox as an .eml file (and its path logged) instead.
+// message is written to DATA_DIR/outbox as an .eml file instead, and its path and link logged.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -13,6 +13,11 @@ export interface MailMessage {
   /** Stable id, so a retried send is recognisable as the same message. */
   messageId?: string;
   headers?: Record<string, string>;
+  /**
+   * The link the message asks its reader to follow (an invitation's accept link). Logged only
+   * when the message goes to the dev outbox, never when it is sent through SMTP.
+   */
+  link?: string;
 }
 
 export interface Mailer {
@@ -39,7 +44,13 @@ export function createMailer(options: { smtpUrl?: string | undefined; from: stri
       await fs.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(options.outboxDir, `${Date.now()}-${info.messageId.replace(/[^A-Za-z0-9.-]/g, '_')}.eml`);
       await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
-      options.logger.info({ file, subject: message.subject }, 'SMTP_URL not set: email written to the outbox');
+      // Without SMTP the outbox and this log line are the delivery channel in development: the
+      // developer follows the link from the terminal. Only this mode logs it; with SMTP_URL set
+      // the message leaves through the relay and no link or token ever reaches the logs.
+      options.logger.info(
+        { file, subject: message.subject, ...(message.link ? { link: message.link } : {}) },
+        'SMTP_URL not set: email written to the outbox',
+      );
       return { messageId: info.messageId, outboxFile: file };
     },
     close() {

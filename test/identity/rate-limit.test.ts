@@ -84,4 +84,22 @@ describe('per-organization limit', () => {
     expect(limited).toHaveLength(16 - PER_ORG);
     expect(limited[0]!.headers.get('x-ratelimit-limit')).toBe(String(PER_ORG));
   });
+
+  it('does not charge the organization for requests a key limit rejects: one noisy key cannot lock out the others', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    // 3 x PER_KEY requests from one key (more than PER_ORG): PER_KEY admitted, the rest rejected by the key limit.
+    const noisy = await Promise.all(
+      Array.from({ length: 3 * PER_KEY }, (_, i) => call(instances()[i % instances().length]!.baseUrl, 'GET', '/users/me', { key: org.member.key })),
+    );
+    expect(noisy.filter((r) => r.status === 200)).toHaveLength(PER_KEY);
+    for (const rejected of noisy.filter((r) => r.status === 429)) expect(rejected.headers.get('x-ratelimit-limit')).toBe(String(PER_KEY));
+
+    // Another key of the organization finds the organization's quota lowered only by the admitted ones.
+    const other = await call(second.baseUrl, 'GET', '/users/me', { key: org.admin.key });
+    expect(other.status).toBe(200);
+    // PER_ORG - PER_KEY - 1 (4) is below the admin key's own PER_KEY - 1 (6): the headers report the organization.
+    const orgRemaining = PER_ORG - PER_KEY - 1;
+    expect(other.headers.get('x-ratelimit-limit')).toBe(String(PER_ORG));
+    expect(other.headers.get('x-ratelimit-remaining')).toBe(String(orgRemaining));
+  });
 });
