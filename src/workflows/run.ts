@@ -86,7 +86,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
     await completeRun({ runId, status: 'success', output, error: null, ...totals });
     return { status: 'success', ...totals };
   } catch (error) {
-    const message = isCancellation(error) ? 'The run was cancelled' : failureMessage(error);
+    const message = isCancellation(error) ? 'The run was cancelled' : runError(error);
     await CancellationScope.nonCancellable(() => completeRun({ runId, status: 'failure', output, error: message, ...totals }));
     if (isCancellation(error)) throw error;
     throw ApplicationFailure.nonRetryable(message, 'run_failed');
@@ -123,11 +123,29 @@ function addUsage(totals: { tokensInput: number; tokensOutput: number; estimated
   totals.estimatedCost += step.cost;
 }
 
+/** Codes of our coded failures (`budget_exceeded`, `dlp_blocked`, `delivery_failed`...), not error class names. */
+const FAILURE_CODE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+/**
+ * The run's `error`: the innermost failure's code, when it has one, then its message, e.g.
+ * `budget_exceeded: The monthly budget cap of this organization is reached`.
+ */
+function runError(error: unknown): string {
+  const failure = innermostFailure(error);
+  const message = failureMessage(failure);
+  return failure instanceof ApplicationFailure && failure.type && FAILURE_CODE.test(failure.type) ? `${failure.type}: ${message}` : message;
+}
+
 /** The message of the innermost failure: what the activity said, not "Activity task failed". */
 function failureMessage(error: unknown): string {
+  const failure = innermostFailure(error);
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+function innermostFailure(error: unknown): unknown {
   let current: unknown = error;
   while (current instanceof ActivityFailure && current.cause) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
+  return current;
 }
 
 async function reportFinished(input: RunWorkflowInput): Promise<void> {
