@@ -72,14 +72,13 @@ const { deliverRunOutput } = proxyActivities<Activities>({
 
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowResult> {
   const { runId } = input;
-  const totals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
+  const totals: RunTotals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
   let output: string | null = null;
   try {
     const plan = await loadRunPlan({ runId });
     await scanRunInput({ runId });
-    const answer = plan.toolCount > 0 ? await answerWithTools(input) : await generateRunOutput({ runId });
-    addUsage(totals, answer);
-    output = answer.output;
+    // Usage is added as each model call completes: a run failing later still records what it consumed.
+    output = plan.toolCount > 0 ? await answerWithTools(input, totals) : addUsage(totals, await generateRunOutput({ runId })).output;
     for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
       await deliverRunOutput({ runId, channelIndex, output });
     }
@@ -95,13 +94,13 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   }
 }
 
-/** The model answers with the MCP tools of the automation; each tool call is its own activity. */
-async function answerWithTools(input: RunWorkflowInput): Promise<{ output: string; tokensInput: number; tokensOutput: number; cost: number }> {
+/** The model answers with the MCP tools of the automation; each tool call is its own activity. Usage goes to `totals` step by step. */
+async function answerWithTools(input: RunWorkflowInput, totals: RunTotals): Promise<string> {
   const { runId } = input;
   const tools = await listRunTools({ runId });
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
-      const step = await generateRunOutput({ runId, conversation, tools: offered });
+      const step = addUsage(totals, await generateRunOutput({ runId, conversation, tools: offered }));
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
     async callTool(binding, args): Promise<ToolCallResult> {
@@ -114,13 +113,21 @@ async function answerWithTools(input: RunWorkflowInput): Promise<{ output: strin
       }
     },
   };
-  return runToolCallingLoop(steps, tools);
+  return (await runToolCallingLoop(steps, tools)).output;
 }
 
-function addUsage(totals: { tokensInput: number; tokensOutput: number; estimatedCost: number }, step: { tokensInput: number; tokensOutput: number; cost: number }): void {
+interface RunTotals {
+  tokensInput: number;
+  tokensOutput: number;
+  estimatedCost: number;
+}
+
+/** Adds one model call's usage to the run's totals; returns the call. */
+function addUsage<Step extends { tokensInput: number; tokensOutput: number; cost: number }>(totals: RunTotals, step: Step): Step {
   totals.tokensInput += step.tokensInput;
   totals.tokensOutput += step.tokensOutput;
   totals.estimatedCost += step.cost;
+  return step;
 }
 
 /** Codes of our coded failures (`budget_exceeded`, `dlp_blocked`, `delivery_failed`...), not error class names. */

@@ -1,9 +1,10 @@
 // The monthly cap on automation runs, end to end (API, run workflow on Temporal, gateway core in
 // the activities, fake upstream model, fixture MCP server): a refused run fails at once with
-// `budget_exceeded` as its error, after one attempt and without calling the upstream.
+// `budget_exceeded` as its error, after one attempt and without calling the upstream; a tool-loop
+// run refused midway still records the tokens of the steps it was billed for.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { FAKE_PRICES, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -90,4 +91,29 @@ describe('automation runs against the monthly cap', () => {
     expect(upstream.requests.length).toBe(requestsBefore);
     expect((await activityAttempts(run.id)).generateRunOutput).toEqual([1]);
   });
+
+  it('records the tokens of the tool-loop steps that ran when a later step is refused by the cap', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    const connection = await call(stack.baseUrl, 'POST', '/tools/connections', {
+      key: org.member.key,
+      body: { toolId: 'fixture-http', name: 'Fixture', env: { FIXTURE_TOKEN: TOKEN } },
+    });
+    expect(connection.status, connection.text).toBe(201);
+    const automationId = await createAutomation(org, { systemPrompt: 'Add 2 and 40 with the tool.', tools: ['fixture-http'] });
+    // The first step fits (its worst case: the prompt bound plus 1000 output tokens, ~0.011 USD)
+    // and spends ~0.008; what is left cannot cover the second step's worst case (>= 0.008).
+    await setCap(org, 0.015);
+    const firstStep = { input: 20, output: 990 };
+    const firstStepCost = (firstStep.input * FAKE_PRICES.inputPricePer1M + firstStep.output * FAKE_PRICES.outputPricePer1M) / 1_000_000;
+    upstream.enqueue({ content: '', toolCalls: [{ id: 'call_1', name: 'fixture-http__add', arguments: '{"a": 2, "b": 40}' }], usage: firstStep });
+    const requestsBefore = upstream.requests.length;
+
+    const run = await runToCompletion(org, automationId);
+
+    expect(run).toMatchObject({ status: 'failure', tokensInput: firstStep.input, tokensOutput: firstStep.output });
+    expect(run.estimatedCost).toBeCloseTo(firstStepCost, 9);
+    expect(run.error).toMatch(/^budget_exceeded: /);
+    expect(upstream.requests.length).toBe(requestsBefore + 1);
+    expect((await activityAttempts(run.id)).generateRunOutput).toEqual([1, 1]);
+  }, 60_000);
 });
