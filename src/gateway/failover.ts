@@ -22,7 +22,7 @@ export interface Answered<T> {
   target: RouteTarget;
   value: T;
   reservation: BudgetReservation;
-  maxTokens: number | undefined;
+  maxTokens: number;
 }
 
 export interface FailoverInput {
@@ -41,7 +41,7 @@ export class Failover {
     private readonly config: BreakerConfig,
   ) {}
 
-  async run<T>(input: FailoverInput, call: (target: RouteTarget, maxTokens: number | undefined) => Promise<T>): Promise<Answered<T>> {
+  async run<T>(input: FailoverInput, call: (target: RouteTarget, maxTokens: number) => Promise<T>): Promise<Answered<T>> {
     const available = input.targets.filter((target) => this.breakers.isAvailable(target.key));
     let waitedForRetryAfter = false;
     for (let index = 0; index < available.length; index++) {

@@ -1,10 +1,12 @@
 // The monthly cap on automation runs, end to end (API, run workflow on Temporal, gateway core in
 // the activities, fake upstream model, fixture MCP server): a refused run fails at once with
 // `budget_exceeded` as its error, after one attempt and without calling the upstream; a tool-loop
-// run refused midway still records the tokens of the steps it was billed for.
+// run refused midway still records the tokens of the steps it was billed for; a run step sends
+// upstream the output bound it reserved for.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_PRICES, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../src/gateway/router.js';
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -13,6 +15,7 @@ import { startStack, type Stack } from '../helpers/stack.js';
 import { seedUsage } from './seed.js';
 
 const TOKEN = `tok-${randomUUID()}`;
+const PRICEY = { inputPricePer1M: 2, outputPricePer1M: 80, maxOutputTokens: 1000 };
 let stack: Stack;
 let upstream: FakeUpstream;
 let mcp: HttpFixture;
@@ -20,9 +23,16 @@ let mcp: HttpFixture;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   mcp = await startMcpHttpFixture({ token: TOKEN });
+  const gatewayConfig = fakeGatewayConfig({ primary: upstream });
+  (gatewayConfig.models as Record<string, unknown>[]).push(
+    // Output at 10x the price of fake-model: one answer of 1000 tokens costs 0.08 USD.
+    { ...PRICEY, id: 'fake-pricey', targets: [{ provider: 'primary', upstreamModel: 'gpt-fake-pricey' }] },
+    // No output limit of its own.
+    { id: 'fake-unbounded', targets: [{ provider: 'primary', upstreamModel: 'gpt-fake-unbounded' }], inputPricePer1M: 2, outputPricePer1M: 8 },
+  );
   stack = await startStack({
     env: {
-      GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream })),
+      GATEWAY_CONFIG: writeGatewayConfig(gatewayConfig),
       TOOLS_CATALOG_EXTRA: writeFixtureCatalog({ okUrl: mcp.url, hangUrl: mcp.url }),
     },
   });
@@ -99,12 +109,13 @@ describe('automation runs against the monthly cap', () => {
       body: { toolId: 'fixture-http', name: 'Fixture', env: { FIXTURE_TOKEN: TOKEN } },
     });
     expect(connection.status, connection.text).toBe(201);
-    const automationId = await createAutomation(org, { systemPrompt: 'Add 2 and 40 with the tool.', tools: ['fixture-http'] });
-    // The first step fits (its worst case: the prompt bound plus 1000 output tokens, ~0.011 USD)
-    // and spends ~0.008; what is left cannot cover the second step's worst case (>= 0.008).
-    await setCap(org, 0.015);
+    const automationId = await createAutomation(org, { systemPrompt: 'Add 2 and 40 with the tool.', tools: ['fixture-http'], model: 'fake-pricey' });
+    // The first step fits (its worst case: 0.08 for 1000 output tokens plus well under 0.02 for
+    // the prompt bound) and spends ~0.079; what is left cannot cover the second step's worst case
+    // (over 0.08).
+    await setCap(org, 0.1);
     const firstStep = { input: 20, output: 990 };
-    const firstStepCost = (firstStep.input * FAKE_PRICES.inputPricePer1M + firstStep.output * FAKE_PRICES.outputPricePer1M) / 1_000_000;
+    const firstStepCost = (firstStep.input * PRICEY.inputPricePer1M + firstStep.output * PRICEY.outputPricePer1M) / 1_000_000;
     upstream.enqueue({ content: '', toolCalls: [{ id: 'call_1', name: 'fixture-http__add', arguments: '{"a": 2, "b": 40}' }], usage: firstStep });
     const requestsBefore = upstream.requests.length;
 
@@ -116,4 +127,16 @@ describe('automation runs against the monthly cap', () => {
     expect(upstream.requests.length).toBe(requestsBefore + 1);
     expect((await activityAttempts(run.id)).generateRunOutput).toEqual([1, 1]);
   }, 60_000);
+
+  it('sends upstream, in a run step on a model without an output limit, the output bound it reserved for', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    await setCap(org, 1);
+    const automationId = await createAutomation(org, { model: 'fake-unbounded' });
+    const requestsBefore = upstream.requests.length;
+
+    const run = await runToCompletion(org, automationId);
+
+    expect(run.status, run.error).toBe('success');
+    expect(upstream.requests.slice(requestsBefore).map((request) => request.body.max_tokens)).toEqual([DEFAULT_MAX_OUTPUT_TOKENS]);
+  });
 });
