@@ -11,7 +11,7 @@ import { startStack, type Stack } from '../helpers/stack.js';
 const messages = [{ role: 'user' as const, content: 'Say hello' }];
 const MAX_TOKENS = 100;
 /** What the gateway reserves for one request: the prompt's token bound plus max_tokens at the model's prices. */
-const ONE_REQUEST = (promptTokenBound(messages) * FAKE_PRICES.inputPricePer1M + MAX_TOKENS * FAKE_PRICES.outputPricePer1M) / 1_000_000;
+const ONE_REQUEST = (promptTokenBound({ messages }) * FAKE_PRICES.inputPricePer1M + MAX_TOKENS * FAKE_PRICES.outputPricePer1M) / 1_000_000;
 
 let upstream: FakeUpstream;
 let gatewayConfig: string;

@@ -8,7 +8,7 @@ import { parseGatewayConfig } from '../../src/gateway/config.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
 import { createGateway } from '../../src/gateway/index.js';
 import { countPromptTokens, countTextTokens, promptTokenBound } from '../../src/gateway/tokens.js';
-import type { ChatMessage } from '../../src/gateway/types.js';
+import type { ChatMessage, ToolDefinition } from '../../src/gateway/types.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../src/gateway/router.js';
 import { FAKE_DEFAULT_CONTENT, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -91,7 +91,7 @@ describe('usage and audit records', () => {
     const res = await ask(stream);
     expect(res.status).toBe(200);
     const { usage } = await recordsOf(res.headers.get('x-request-id'));
-    const input = await countPromptTokens(messages);
+    const input = await countPromptTokens({ messages });
     const output = await countTextTokens(FAKE_DEFAULT_CONTENT);
     expect(usage[0]).toMatchObject({ inputTokens: input, outputTokens: output, estimated: true });
     expect(usage[0]!.cost).toBeCloseTo(priced(input, output), 12);
@@ -140,7 +140,7 @@ describe('gateway core', () => {
     backup.enqueue({ usage: { input: 50, output: 10 } });
     const result = await gateway.complete({ model: 'fake-model', messages, max_tokens: 100 }, { organizationId: org.id, userId: org.owner.id, source: 'automation', runId: 'budget-run' });
     await gateway.close();
-    const worstCase = priced(promptTokenBound(messages), 100).toFixed(8);
+    const worstCase = priced(promptTokenBound({ messages }), 100).toFixed(8);
     expect(calls).toEqual([`reserve ${worstCase}`, 'release r1', `reserve ${worstCase}`, `settle r3 ${priced(50, 10).toFixed(8)}`]);
     expect(result).toMatchObject({ provider: 'backup', attempts: 2, usage: { inputTokens: 50, outputTokens: 10, estimated: false } });
   });
@@ -164,8 +164,31 @@ describe('gateway core', () => {
 
     expect(primary.requests[0]?.body.max_tokens).toBe(DEFAULT_MAX_OUTPUT_TOKENS);
     expect(backup.requests[0]?.body.max_tokens).toBe(DEFAULT_MAX_OUTPUT_TOKENS);
-    const worstCase = priced(promptTokenBound(messages), DEFAULT_MAX_OUTPUT_TOKENS).toFixed(8);
+    const worstCase = priced(promptTokenBound({ messages }), DEFAULT_MAX_OUTPUT_TOKENS).toFixed(8);
     expect(calls.filter((entry) => entry.startsWith('reserve'))).toEqual([`reserve ${worstCase}`, `reserve ${worstCase}`]);
+  });
+
+  it('reserves for the tool definitions and tool choice it sends upstream, not only the messages', async () => {
+    const { budget, calls } = recordingBudget();
+    const gateway = await createGateway({
+      config: stack.config,
+      logger: stack.runtime.logger,
+      orm: stack.runtime.orm,
+      clock: stack.runtime.clock,
+      budget,
+      gatewayConfig: parseGatewayConfig(fakeGatewayConfig({ primary })),
+    });
+    const tools: ToolDefinition[] = [{
+      type: 'function',
+      function: { name: 'get_weather', description: 'The weather of a city. '.repeat(50), parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+    }];
+    await gateway.complete({ model: 'fake-model', messages, tools, tool_choice: 'required', max_tokens: 100 }, { organizationId: org.id, userId: org.owner.id, source: 'gateway' });
+    await gateway.close();
+
+    expect(primary.requests[0]?.body).toMatchObject({ tools, tool_choice: 'required' });
+    const withTools = promptTokenBound({ messages, tools, tool_choice: 'required' });
+    expect(withTools).toBeGreaterThan(promptTokenBound({ messages }) + JSON.stringify(tools).length);
+    expect(calls[0]).toBe(`reserve ${priced(withTools, 100).toFixed(8)}`);
   });
 
   it('flushes queued records on close()', async () => {

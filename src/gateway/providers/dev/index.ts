@@ -28,7 +28,7 @@ export async function devComplete(request: ChatCompletionRequest, maxTokens: num
     content: text,
     toolCalls: [],
     finishReason: truncated ? 'length' : 'stop',
-    usage: { inputTokens: await countPromptTokens(request.messages), outputTokens: await countCompletionTokens(text) },
+    usage: { inputTokens: await countPromptTokens(request), outputTokens: await countCompletionTokens(text) },
   };
 }
 
