@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Orm } from '../db/orm.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetGuard, BudgetReservation } from './budget.js';
 import { budgetStoreFor, type BudgetStore, type CapSetting, type PeriodRef } from './budget-store.js';
@@ -77,9 +78,23 @@ export class BudgetLedger implements BudgetGuard {
     return { id: `${period.key}/${hold.holdId}`, organizationId, amount: worstCaseCost };
   }
 
+  /**
+   * Closes the hold and spends the real cost, even when it passes the reservation: the provider
+   * charges it whatever we reserved, and the usage record carries it anyway. It cannot pass it
+   * while the reservation bounds the call (max_tokens sent upstream, prompt bound over every
+   * input field), so an overrun means a provider billed beyond its bounds: logged and counted
+   * (budget_settlements_over_reservation_total), since spend may then pass the cap.
+   */
   async settle(reservation: BudgetReservation, actualCost: number): Promise<void> {
     const { ref, holdId } = parseReservation(reservation);
     const actual = toNanos(Math.max(0, actualCost));
+    if (actual > toNanos(reservation.amount)) {
+      metrics.budgetOverruns.inc();
+      this.deps.logger.warn(
+        { organizationId: ref.organizationId, reserved: reservation.amount, actual: toUsd(actual) },
+        'budget settlement above its reservation: the call cost more than its worst case',
+      );
+    }
     // A failed settlement must not fail a request that was answered: the hold lapses at its
     // expiry and the usage record still carries the cost for the next load from the database.
     await this.store.settle(ref, holdId, actual).catch((error: unknown) =>

@@ -1,6 +1,7 @@
 // The monthly cap end to end: parallel chat completions against a budget that covers exactly one
 // request, on one API instance and across two sharing Redis. At most one is answered, the rest
-// get 402 budget_exceeded, and the recorded spend stays within the cap.
+// get 402 budget_exceeded, and the recorded spend stays within the cap. A reply billed beyond its
+// reservation is flagged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptTokenBound } from '../../src/gateway/tokens.js';
 import { FAKE_PRICES, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
@@ -50,6 +51,14 @@ async function completions(baseUrls: string[], org: TestOrganization, count: num
   };
 }
 
+async function expectRecordedSpend(org: TestOrganization, cost: number): Promise<void> {
+  const usage = await waitFor(async () => {
+    const res = await call<any>(stack.baseUrl, 'GET', '/billing/usage', { key: org.owner.key });
+    return res.body.totals.requests === 1 ? res.body : undefined;
+  }, { what: 'the usage record' });
+  expect(usage.totals.estimatedCost).toBeCloseTo(cost, 9);
+}
+
 async function expectRecordedSpendWithinCap(org: TestOrganization, answered: number): Promise<void> {
   const usage = await waitFor(
     async () => {
@@ -97,6 +106,22 @@ describe('budget cap on chat completions', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  it('flags an answer whose reported usage passes its reservation, and records the real cost', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    upstream.enqueue({ usage: { input: 1, output: MAX_TOKENS * 50 } }); // a provider ignoring max_tokens
+    const billed = (1 * FAKE_PRICES.inputPricePer1M + MAX_TOKENS * 50 * FAKE_PRICES.outputPricePer1M) / 1_000_000;
+
+    expect((await completions([stack.baseUrl], org, 1)).ok).toHaveLength(1);
+
+    const warning = await waitFor(
+      async () => stack.logs.map((line) => JSON.parse(line)).find((line) => line.organizationId === org.id && /above its reservation/.test(line.msg)),
+      { what: 'the overrun warning' },
+    );
+    expect(warning.reserved).toBeCloseTo(ONE_REQUEST, 9);
+    expect(warning.actual).toBeCloseTo(billed, 9);
+    await expectRecordedSpend(org, billed);
   });
 
   it('refuses a request the remaining budget cannot cover, and serves it again once the cap is lifted', async () => {
