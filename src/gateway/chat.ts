@@ -125,7 +125,7 @@ export class ChatService {
     }
   }
 
-  /** Forwards chunks as they come, then settles budget and records the outcome. */
+  /** Forwards chunks as they come (the reservation kept alive meanwhile), then settles budget and records the outcome. */
   private async *relay(
     head: NormalizedChunk[],
     rest: AsyncIterator<NormalizedChunk>,
@@ -134,8 +134,11 @@ export class ChatService {
     const { context, request, trail, answered } = state;
     const output = new OutputTally();
     let settled = false;
+    // A stream may outlast the reservation TTL (the upstream timeout only bounds idle gaps).
+    const stopRenewal = this.deps.budget.keepAlive(answered.reservation);
     const finish = async (outcome: GatewayOutcome): Promise<TokenCounts> => {
       settled = true;
+      stopRenewal();
       const usage = await output.usage(state.prompt);
       const cost = costOf(answered.target.model, usage);
       this.settle(answered.reservation, cost);
@@ -161,6 +164,7 @@ export class ChatService {
       throw error instanceof UpstreamFailure ? providerError(error) : error;
     } finally {
       // Also runs when the consumer stops early (client gone): end the upstream call, record it.
+      stopRenewal();
       await rest.return?.(undefined);
       if (!settled) await finish('aborted');
     }

@@ -1,7 +1,7 @@
 // The monthly cap end to end: parallel chat completions against a budget that covers exactly one
 // request, on one API instance and across two sharing Redis. At most one is answered, the rest
-// get 402 budget_exceeded, and the recorded spend stays within the cap. A reply billed beyond its
-// reservation is flagged.
+// get 402 budget_exceeded, and the recorded spend stays within the cap. A stream that outlasts the
+// reservation TTL keeps its reservation; a reply billed beyond its reservation is flagged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptTokenBound } from '../../src/gateway/tokens.js';
 import { FAKE_PRICES, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
@@ -133,4 +133,46 @@ describe('budget cap on chat completions', () => {
     await call(stack.baseUrl, 'PUT', '/billing/budget', { key: org.owner.key, body: { monthlyCap: null } });
     expect((await completions([stack.baseUrl], org, 1)).ok).toHaveLength(1);
   });
+});
+
+describe('a stream longer than the reservation TTL', () => {
+  it('keeps its reservation while it runs, so a request arriving after the TTL is still refused', async () => {
+    const short = await startStack({ worker: false, shareWith: stack, env: { GATEWAY_CONFIG: gatewayConfig, BUDGET_RESERVATION_TTL_SECONDS: '2' } });
+    try {
+      const org = await createTestOrganization(stack.runtime.orm);
+      await budgetForOneRequest(org);
+      const words = Array.from({ length: 12 }, (_, i) => `w${i}`);
+      upstream.enqueue({ content: words.join(' '), chunkDelayMs: 250 }); // ~3.5 s, past the 2 s TTL
+      const response = await fetch(`${short.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.member.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'fake-model', messages, max_tokens: MAX_TOKENS, stream: true }),
+      });
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let received = '';
+      const readUntil = async (done: () => boolean) => {
+        while (!done()) {
+          const next = await reader.read();
+          if (next.done) break;
+          received += decoder.decode(next.value, { stream: true });
+        }
+      };
+      const startedAt = performance.now();
+      // Ten words streamed 250 ms apart: the reservation is older than its 2 s TTL by now.
+      await readUntil(() => received.includes(' w9"'));
+      expect(performance.now() - startedAt).toBeGreaterThan(2000);
+
+      const second = await completions([short.baseUrl], org, 1);
+
+      expect(second.refused).toHaveLength(1);
+      await readUntil(() => false);
+      expect(received.trimEnd().endsWith('data: [DONE]')).toBe(true);
+      expect(received).not.toContain('"error"');
+      await expectRecordedSpendWithinCap(org, 1);
+    } finally {
+      await short.stop();
+    }
+  }, 20_000);
 });

@@ -153,6 +153,26 @@ describe('reservations', () => {
     await ledger.release(next);
   });
 
+  it('keeps a renewed reservation past its first expiry, and never revives a lapsed one', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    await setCap(stack, org, 1);
+    const ledger = ledgerOf(stack);
+    const held = await ledger.reserve(org.id, 1);
+
+    clock.advance(TTL_SECONDS * 1000 - 1);
+    expect(await ledger.renew(held)).toBe(true);
+    clock.advance(TTL_SECONDS * 1000 - 1);
+    await expectBudgetExceeded(ledger.reserve(org.id, 1));
+    clock.advance(1);
+    expect(await ledger.renew(held)).toBe(false);
+    const next = await ledger.reserve(org.id, 1);
+
+    expect(await ledger.renew(next)).toBe(true);
+    await ledger.release(next);
+    expect(await ledger.renew(next)).toBe(false);
+    expect((await ledger.status(org.id)).reserved).toBe(0);
+  });
+
   it('spends the real cost of a settlement above its reservation, and flags the overrun', async () => {
     const org = await createTestOrganization(stack.runtime.orm);
     await setCap(stack, org, 1);

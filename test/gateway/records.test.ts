@@ -116,6 +116,7 @@ describe('gateway core', () => {
         calls.push(`reserve ${amount.toFixed(8)}`);
         return { id: `r${calls.length}`, organizationId, amount } satisfies BudgetReservation;
       },
+      keepAlive: () => () => {},
       async settle(reservation, cost) {
         calls.push(`settle ${reservation.id} ${cost.toFixed(8)}`);
       },
