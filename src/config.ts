@@ -61,7 +61,7 @@ const envSchema = z.object({
   /** `host:port` where the worker serves the Temporal SDK's Prometheus metrics; unset = off. */
   TEMPORAL_METRICS_BIND_ADDRESS: optionalString.pipe(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'expected host:port').optional()),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
-  /** How long an unsettled budget reservation holds budget before it lapses (README "Billing"). */
+  /** How long an unsettled budget reservation holds budget without renewal before it lapses (README "Billing"). */
   BUDGET_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(600),
   /** Webhook deliveries accepted per webhook id, and per client IP, per minute. */
   WEBHOOK_RATE_LIMIT_PER_WEBHOOK: z.coerce.number().int().positive().default(120),

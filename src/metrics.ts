@@ -55,6 +55,11 @@ export const metrics = {
     help: 'Webhook requests acknowledged with 202',
     registers: [registry],
   }),
+  budgetOverruns: new Counter({
+    name: 'budget_settlements_over_reservation_total',
+    help: 'Settlements whose real cost passed the reserved worst case (the provider billed more than max_tokens and the prompt bound allow)',
+    registers: [registry],
+  }),
   runOutcomes: new Counter({
     name: 'automation_run_outcomes_total',
     help: 'Finished runs by status (success, failure) and trigger',

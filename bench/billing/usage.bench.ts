@@ -1,5 +1,6 @@
 // Usage aggregation over 1M usage records in PostgreSQL: the usage summary and each groupBy,
-// through the billing service (SQL on the daily rollup plus the partial edge days), against a
+// through the billing service (SQL over the rollups: whole days from usage_daily, whole hours of
+// the edge days from usage_hourly, the partial hours at the ends from usage_records), against a
 // baseline measured in the same run: the same totals by scanning usage_records directly.
 // Runs in a dedicated database it creates and drops. Usage: npm run bench:billing
 //   env: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_ROWS (1000000),
@@ -62,6 +63,7 @@ async function seed(url: string, now: Date): Promise<{ organizationId: string; s
     const seconds = (performance.now() - started) / 1000;
     await client.query('vacuum analyze usage_records');
     await client.query('vacuum analyze usage_daily');
+    await client.query('vacuum analyze usage_hourly');
     return { organizationId, seconds };
   });
 }

@@ -1,6 +1,8 @@
 // The real BudgetGuard: before an upstream call the caller reserves its worst-case cost against
 // the organization's monthly cap (refused with 402 budget_exceeded when settled spend plus open
-// reservations plus this one would pass the cap), then settles to the real cost or releases.
+// reservations plus this one would pass the cap), keeps it alive while the call runs (renewed
+// every third of the TTL, so only a crashed caller's reservation lapses), then settles to the
+// real cost or releases.
 // Counters live in the budget store (Redis or in-process); the database stays the truth: the
 // cap is read from organization_budgets and a period's spend from usage_records whenever the
 // store does not hold them (first use, Redis restart, new month).
@@ -10,6 +12,7 @@ import type { Clock } from '../clock.js';
 import type { Orm } from '../db/orm.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetGuard, BudgetReservation } from './budget.js';
 import { budgetStoreFor, type BudgetStore, type CapSetting, type PeriodRef } from './budget-store.js';
@@ -21,7 +24,7 @@ export interface BudgetLedgerDeps {
   shared: SharedState;
   clock: Clock;
   logger: Logger;
-  /** How long an unsettled reservation holds budget before it lapses (a crashed caller). */
+  /** How long an unsettled reservation holds budget without renewal before it lapses (a crashed caller). */
   reservationTtlMs: number;
 }
 
@@ -77,9 +80,46 @@ export class BudgetLedger implements BudgetGuard {
     return { id: `${period.key}/${hold.holdId}`, organizationId, amount: worstCaseCost };
   }
 
+  keepAlive(reservation: BudgetReservation): () => void {
+    // A third of the TTL: two renewals may fail (a Redis blip) before the hold lapses.
+    const timer = setInterval(() => void this.renew(reservation), Math.max(1, Math.floor(this.deps.reservationTtlMs / 3)));
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Pushes an open reservation's expiry one TTL from now; false when it was closed or had lapsed (logged). */
+  async renew(reservation: BudgetReservation): Promise<boolean> {
+    const { ref, holdId } = parseReservation(reservation);
+    const nowMs = this.deps.clock.now().getTime();
+    try {
+      const renewed = await this.store.renew(ref, holdId, nowMs, nowMs + this.deps.reservationTtlMs);
+      if (!renewed) {
+        this.deps.logger.warn({ organizationId: ref.organizationId }, 'budget reservation lapsed or closed before its call ended: spend may pass the cap');
+      }
+      return renewed;
+    } catch (error) {
+      this.deps.logger.error({ err: error, organizationId: ref.organizationId }, 'budget reservation renewal failed');
+      return false;
+    }
+  }
+
+  /**
+   * Closes the hold and spends the real cost, even when it passes the reservation: the provider
+   * charges it whatever we reserved, and the usage record carries it anyway. It cannot pass it
+   * while the reservation bounds the call (max_tokens sent upstream, prompt bound over every
+   * input field), so an overrun means a provider billed beyond its bounds: logged and counted
+   * (budget_settlements_over_reservation_total), since spend may then pass the cap.
+   */
   async settle(reservation: BudgetReservation, actualCost: number): Promise<void> {
     const { ref, holdId } = parseReservation(reservation);
     const actual = toNanos(Math.max(0, actualCost));
+    if (actual > toNanos(reservation.amount)) {
+      metrics.budgetOverruns.inc();
+      this.deps.logger.warn(
+        { organizationId: ref.organizationId, reserved: reservation.amount, actual: toUsd(actual) },
+        'budget settlement above its reservation: the call cost more than its worst case',
+      );
+    }
     // A failed settlement must not fail a request that was answered: the hold lapses at its
     // expiry and the usage record still carries the cost for the next load from the database.
     await this.store.settle(ref, holdId, actual).catch((error: unknown) =>

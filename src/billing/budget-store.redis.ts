@@ -70,6 +70,15 @@ end
 return 1
 `;
 
+// KEYS: state, exp. ARGV: holdId, now, expiresAt. A hold past its expiry stays lapsed, even
+// when no script has dropped it yet.
+const RENEW = `
+local score = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if (not score) or tonumber(score) <= tonumber(ARGV[2]) or redis.call('HEXISTS', KEYS[1], 'h:' .. ARGV[1]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[1])
+return 1
+`;
+
 // KEYS: cap, state. ARGV: cap value, version, spent, period ttl seconds.
 const INITIALISE = `
 redis.call('SET', KEYS[1], ARGV[2] .. ':' .. ARGV[1], 'NX')
@@ -102,6 +111,7 @@ return {cap_of(capv), redis.call('HGET', KEYS[2], 'spent') or '0', redis.call('H
 interface BudgetCommands {
   budgetHold(cap: string, state: string, exp: string, now: number, amount: number, holdId: string, expiresAt: number): Promise<string[]>;
   budgetClose(state: string, exp: string, holdId: string, actual: string): Promise<number>;
+  budgetRenew(state: string, exp: string, holdId: string, now: number, expiresAt: number): Promise<number>;
   budgetInitialise(cap: string, state: string, capValue: string, version: number, spent: number, ttl: number): Promise<number>;
   budgetSetCap(cap: string, capValue: string, version: number): Promise<number>;
   budgetRead(cap: string, state: string, exp: string, now: number): Promise<string[] | null>;
@@ -115,6 +125,7 @@ export class RedisBudgetStore implements BudgetStore {
   constructor(redis: Redis) {
     redis.defineCommand('budgetHold', { numberOfKeys: 3, lua: HOLD });
     redis.defineCommand('budgetClose', { numberOfKeys: 2, lua: CLOSE });
+    redis.defineCommand('budgetRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('budgetInitialise', { numberOfKeys: 2, lua: INITIALISE });
     redis.defineCommand('budgetSetCap', { numberOfKeys: 1, lua: SET_CAP });
     redis.defineCommand('budgetRead', { numberOfKeys: 3, lua: READ });
@@ -139,6 +150,11 @@ export class RedisBudgetStore implements BudgetStore {
   async release(ref: PeriodRef, holdId: string): Promise<void> {
     const keys = keysOf(ref);
     await this.redis.budgetClose(keys.state, keys.expiry, holdId, '');
+  }
+
+  async renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean> {
+    const keys = keysOf(ref);
+    return (await this.redis.budgetRenew(keys.state, keys.expiry, holdId, nowMs, expiresAtMs)) === 1;
   }
 
   async initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number): Promise<void> {

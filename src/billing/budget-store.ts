@@ -45,6 +45,8 @@ export interface BudgetStore {
   settle(ref: PeriodRef, holdId: string, actual: number): Promise<void>;
   /** Closes the hold (if still open) without spending. */
   release(ref: PeriodRef, holdId: string): Promise<void>;
+  /** Moves an open hold's expiry; false when it is closed or already expired (a lapsed hold never comes back). */
+  renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean>;
   /** Loads cap and spend where they are missing; values already present win. */
   initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number): Promise<void>;
   /** Stores the cap unless a newer version is already there. */
@@ -112,6 +114,13 @@ export class MemoryBudgetStore implements BudgetStore {
   async release(ref: PeriodRef, holdId: string): Promise<void> {
     const period = this.periods.get(periodKey(ref));
     if (period) closeHold(period, holdId);
+  }
+
+  async renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean> {
+    const hold = this.periods.get(periodKey(ref))?.holds.get(holdId);
+    if (!hold || hold.expiresAtMs <= nowMs) return false;
+    hold.expiresAtMs = expiresAtMs;
+    return true;
   }
 
   async initialise(ref: PeriodRef, cap: CapSetting, spent: number): Promise<void> {

@@ -14,7 +14,7 @@ import { costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
 import type { Router } from './router.js';
-import { countCompletionTokens, countPromptTokens, promptTokenBound } from './tokens.js';
+import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
 
@@ -67,8 +67,8 @@ export class ChatService {
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
-      const promptTokens = promptTokenBound(messages);
       const upstreamRequest = { ...request, messages, stream: false };
+      const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
         (target, maxTokens) =>
@@ -76,7 +76,7 @@ export class ChatService {
       );
       const { target, value: completion } = answered;
       const usage = completion.usage ?? {
-        inputTokens: await countPromptTokens(messages),
+        inputTokens: await countPromptTokens(upstreamRequest),
         outputTokens: await countCompletionTokens(completion.content, completion.toolCalls),
       };
       const estimated = completion.usage === null;
@@ -106,8 +106,8 @@ export class ChatService {
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
-      const promptTokens = promptTokenBound(messages);
       const upstreamRequest = { ...request, messages, stream: true };
+      const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
         (target, maxTokens) =>
@@ -118,25 +118,28 @@ export class ChatService {
         id: newCompletionId(),
         created: Math.floor(this.deps.clock.now().getTime() / 1000),
         model: answered.target.model.id,
-        chunks: this.relay(head, rest, { context, request, trail, answered, messages }),
+        chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest }),
       };
     } catch (error) {
       throw this.recordFailure(context, request, trail, error, true);
     }
   }
 
-  /** Forwards chunks as they come, then settles budget and records the outcome. */
+  /** Forwards chunks as they come (the reservation kept alive meanwhile), then settles budget and records the outcome. */
   private async *relay(
     head: NormalizedChunk[],
     rest: AsyncIterator<NormalizedChunk>,
-    state: { context: ChatContext; request: ChatCompletionRequest; trail: Trail; answered: Awaited<ReturnType<Failover['run']>>; messages: ChatMessage[] },
+    state: { context: ChatContext; request: ChatCompletionRequest; trail: Trail; answered: Awaited<ReturnType<Failover['run']>>; prompt: PromptInput },
   ): AsyncGenerator<NormalizedChunk> {
     const { context, request, trail, answered } = state;
     const output = new OutputTally();
     let settled = false;
+    // A stream may outlast the reservation TTL (the upstream timeout only bounds idle gaps).
+    const stopRenewal = this.deps.budget.keepAlive(answered.reservation);
     const finish = async (outcome: GatewayOutcome): Promise<TokenCounts> => {
       settled = true;
-      const usage = await output.usage(state.messages);
+      stopRenewal();
+      const usage = await output.usage(state.prompt);
       const cost = costOf(answered.target.model, usage);
       this.settle(answered.reservation, cost);
       const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
@@ -161,6 +164,7 @@ export class ChatService {
       throw error instanceof UpstreamFailure ? providerError(error) : error;
     } finally {
       // Also runs when the consumer stops early (client gone): end the upstream call, record it.
+      stopRenewal();
       await rest.return?.(undefined);
       if (!settled) await finish('aborted');
     }
@@ -286,9 +290,9 @@ class OutputTally {
     return true;
   }
 
-  async usage(messages: ChatMessage[]): Promise<TokenCounts & { estimated: boolean }> {
+  async usage(prompt: PromptInput): Promise<TokenCounts & { estimated: boolean }> {
     if (this.reported) return { ...this.reported, estimated: false };
-    return { inputTokens: await countPromptTokens(messages), outputTokens: await countCompletionTokens(this.text, this.toolArguments), estimated: true };
+    return { inputTokens: await countPromptTokens(prompt), outputTokens: await countCompletionTokens(this.text, this.toolArguments), estimated: true };
   }
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import { CircuitBreakers } from './breaker.js';
 import { defaultGatewayConfig, loadGatewayConfig, parseGatewayConfig, readGatewayConfigFile } from './config.js';
-import { createRouter, effectiveMaxTokens } from './router.js';
+import { createRouter, DEFAULT_MAX_OUTPUT_TOKENS, effectiveMaxTokens } from './router.js';
 import { SseParser } from './sse.js';
 import { parseRetryAfter } from './transport.js';
 
@@ -35,6 +35,7 @@ describe('gateway config', () => {
     [{ ...valid, tiers: { standard: ['ghost'] } }, 'tiers.standard[0]'],
     [{ ...valid, models: [{ id: 'standard', targets: [{ provider: 'p', upstreamModel: 'u' }] }] }, 'models[0].id'],
     [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], inputPricePer1M: -1 }] }, 'models[0].inputPricePer1M'],
+    [{ ...valid, providers: [{ id: 'p', type: 'openai', maxTokensParam: 'max_output_tokens' }] }, 'providers[0].maxTokensParam'],
   ])('names the bad field (%#: %s)', (document, field) => {
     expect(() => parseGatewayConfig(document, 'f')).toThrow(`Invalid gateway config f: ${field}:`);
   });
@@ -58,7 +59,8 @@ describe('routing', () => {
     expect(effectiveMaxTokens(500, model)).toBe(100);
     expect(effectiveMaxTokens(50, model)).toBe(50);
     expect(effectiveMaxTokens(undefined, model)).toBe(100);
-    expect(effectiveMaxTokens(undefined, { ...model, maxOutputTokens: undefined })).toBeUndefined();
+    expect(effectiveMaxTokens(undefined, { ...model, maxOutputTokens: undefined })).toBe(DEFAULT_MAX_OUTPUT_TOKENS);
+    expect(effectiveMaxTokens(50_000, { ...model, maxOutputTokens: undefined })).toBe(50_000);
   });
 });
 

@@ -19,6 +19,8 @@ const providerSchema = z.object({
   baseUrl: z.url().optional(),
   apiKey: z.string().optional(),
   timeoutMs: z.number().int().positive().default(60_000),
+  /** OpenAI-compatible upstreams: the request field of the output bound (OpenAI's reasoning models accept only max_completion_tokens). */
+  maxTokensParam: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
 });
 
 const targetSchema = z.object({

@@ -1,8 +1,8 @@
 // Tries a request's targets in order: skips targets whose circuit is open, reserves budget
-// before each upstream call (released when the call fails), moves on after a retryable failure
-// (connect error, timeout, 429, 5xx), honours a short Retry-After on the last target once, and
-// ends with 503 provider_unavailable when no target answered or 502 provider_error when one
-// refused the request for good.
+// before each upstream call (kept alive while the call runs, released when it fails), moves on
+// after a retryable failure (connect error, timeout, 429, 5xx), honours a short Retry-After on
+// the last target once, and ends with 503 provider_unavailable when no target answered or 502
+// provider_error when one refused the request for good.
 import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
 import { AppError } from '../errors.js';
 import { observeUpstreamCall } from '../metrics.js';
@@ -22,7 +22,7 @@ export interface Answered<T> {
   target: RouteTarget;
   value: T;
   reservation: BudgetReservation;
-  maxTokens: number | undefined;
+  maxTokens: number;
 }
 
 export interface FailoverInput {
@@ -41,7 +41,7 @@ export class Failover {
     private readonly config: BreakerConfig,
   ) {}
 
-  async run<T>(input: FailoverInput, call: (target: RouteTarget, maxTokens: number | undefined) => Promise<T>): Promise<Answered<T>> {
+  async run<T>(input: FailoverInput, call: (target: RouteTarget, maxTokens: number) => Promise<T>): Promise<Answered<T>> {
     const available = input.targets.filter((target) => this.breakers.isAvailable(target.key));
     let waitedForRetryAfter = false;
     for (let index = 0; index < available.length; index++) {
@@ -51,8 +51,9 @@ export class Failover {
       input.log.attempts += 1;
       input.log.target = target;
       const startedAt = performance.now();
+      const stopRenewal = this.budget.keepAlive(reservation);
       try {
-        const value = await call(target, maxTokens);
+        const value = await call(target, maxTokens).finally(stopRenewal);
         observeUpstreamCall(target.provider.id, startedAt);
         this.breakers.recordSuccess(target.key);
         return { target, value, reservation, maxTokens };

@@ -43,8 +43,18 @@ export function createRouter(config: GatewayConfig): Router {
   };
 }
 
-/** The gateway's output limit wins over a larger (or missing) max_tokens. */
-export function effectiveMaxTokens(requested: number | undefined, model: ModelConfig): number | undefined {
-  if (model.maxOutputTokens === undefined) return requested;
-  return requested === undefined ? model.maxOutputTokens : Math.min(requested, model.maxOutputTokens);
+/**
+ * The output bound of a call when neither the request nor the model sets one (Anthropic requires
+ * one anyway; OpenAI-compatible upstreams would otherwise answer up to the context window).
+ */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+/**
+ * The output bound of one call: max_tokens, lowered to the model's limit, or the default. The
+ * same number is sent upstream and reserved against the budget, so the answer cannot outgrow
+ * its reservation.
+ */
+export function effectiveMaxTokens(requested: number | undefined, model: ModelConfig): number {
+  const bound = requested ?? model.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  return model.maxOutputTokens === undefined ? bound : Math.min(bound, model.maxOutputTokens);
 }

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countCompletionTokens, countPromptTokens, countTextTokens, promptTokenBound } from './tokens.js';
-import type { ChatMessage } from './types.js';
+import { countCompletionTokens, countPromptTokens, countTextTokens, promptTokenBound, type PromptInput } from './tokens.js';
+import type { ChatMessage, ToolDefinition } from './types.js';
 
 const samples = [
   'Summarize the meeting notes in two sentences.',
@@ -11,6 +12,57 @@ const samples = [
   '',
 ];
 
+/** Anthropic's documented tool-use system prompt (tokens), the largest fixed overhead of offering tools. */
+const ANTHROPIC_TOOL_USE_PROMPT = 346;
+
+/**
+ * What a provider bills for an input, as far as a tokenizer can tell: the messages with their
+ * framing, the tool definitions and tool choice as JSON, and the tool-use instructions added
+ * when tools are offered.
+ */
+async function billedInputTokens(input: PromptInput): Promise<number> {
+  let total = await countPromptTokens({ messages: input.messages });
+  if (input.tools && input.tools.length > 0) total += (await countTextTokens(JSON.stringify(input.tools))) + ANTHROPIC_TOOL_USE_PROMPT;
+  if (input.tool_choice !== undefined) total += await countTextTokens(JSON.stringify(input.tool_choice));
+  return total;
+}
+
+const text = fc.string({ unit: 'grapheme', maxLength: 300 });
+const identifier = fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/);
+const toolCall = fc.record({
+  id: identifier,
+  type: fc.constant('function' as const),
+  function: fc.record({ name: identifier, arguments: fc.json({ maxDepth: 3 }) }),
+});
+const message: fc.Arbitrary<ChatMessage> = fc.oneof(
+  fc.record({ role: fc.constantFrom('system' as const, 'user' as const), content: text, name: identifier }, { requiredKeys: ['role', 'content'] }),
+  fc.record({ role: fc.constant('assistant' as const), content: fc.option(text, { nil: null }), tool_calls: fc.array(toolCall, { maxLength: 3 }) }),
+  fc.record({ role: fc.constant('tool' as const), content: text, tool_call_id: identifier }),
+);
+const property = fc.record(
+  { type: fc.constantFrom('string', 'number', 'boolean', 'integer'), description: text, enum: fc.array(text, { maxLength: 4 }) },
+  { requiredKeys: ['type'] },
+);
+const tool: fc.Arbitrary<ToolDefinition> = fc.record({
+  type: fc.constant('function' as const),
+  function: fc.record(
+    {
+      name: identifier,
+      description: text,
+      parameters: fc.record({ type: fc.constant('object'), properties: fc.dictionary(identifier, property, { maxKeys: 6 }), required: fc.array(identifier, { maxLength: 3 }) }),
+    },
+    { requiredKeys: ['name'] },
+  ),
+});
+const toolChoice = fc.oneof(
+  fc.constantFrom('auto' as const, 'none' as const, 'required' as const),
+  identifier.map((name) => ({ type: 'function' as const, function: { name } })),
+);
+const promptInput: fc.Arbitrary<PromptInput> = fc.record(
+  { messages: fc.array(message, { minLength: 1, maxLength: 6 }), tools: fc.array(tool, { maxLength: 4 }), tool_choice: toolChoice },
+  { requiredKeys: ['messages'] },
+);
+
 describe('token counts', () => {
   it('bounds every prompt from above without tokenizing', async () => {
     for (const text of samples) {
@@ -19,15 +71,35 @@ describe('token counts', () => {
         { role: 'user', content: text },
         { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ q: text }) } }] },
       ];
-      expect(promptTokenBound(messages)).toBeGreaterThanOrEqual(await countPromptTokens(messages));
+      expect(promptTokenBound({ messages })).toBeGreaterThanOrEqual(await countPromptTokens({ messages }));
     }
+  });
+
+  it('bounds from above every input billed: messages, names, tool-call ids, tool definitions, tool choice (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(promptInput, async (input) => {
+        expect(promptTokenBound(input)).toBeGreaterThanOrEqual(await billedInputTokens(input));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts a large tool definition in the bound', async () => {
+    const messages: ChatMessage[] = [{ role: 'user', content: 'What is the weather?' }];
+    const tools: ToolDefinition[] = [{
+      type: 'function',
+      function: { name: 'get_weather', description: 'Weather for a city. '.repeat(200), parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+    }];
+    const bound = promptTokenBound({ messages, tools, tool_choice: 'required' });
+    expect(bound).toBeGreaterThanOrEqual(await billedInputTokens({ messages, tools, tool_choice: 'required' }));
+    expect(bound).toBeGreaterThan(promptTokenBound({ messages }) + (await countTextTokens(JSON.stringify(tools))));
   });
 
   it('counts text with the BPE tokenizer, plus framing per message', async () => {
     expect(await countTextTokens('')).toBe(0);
     expect(await countTextTokens('hello world')).toBe(2);
     const messages: ChatMessage[] = [{ role: 'user', content: 'hello world' }];
-    expect(await countPromptTokens(messages)).toBe(2 + 3 + 3);
+    expect(await countPromptTokens({ messages })).toBe(2 + 3 + 3);
     expect(await countCompletionTokens('hello world', [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }])).toBe(
       2 + (await countTextTokens('f{}')),
     );

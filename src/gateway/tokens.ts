@@ -1,16 +1,26 @@
 // Token counts. Two kinds, for two needs:
 // - `promptTokenBound`: the budget reservation's worst case, on every request. No tokenizing:
-//   a BPE token covers at least one UTF-8 byte, so the byte length is a safe upper bound, and
-//   it costs nothing (a 100 KB prompt takes milliseconds to tokenize, and the BPE tables take
-//   ~70 MB of memory).
+//   a BPE token covers at least one UTF-8 byte, so the byte length of everything billed as input
+//   (message texts, names and tool-call ids, tool definitions, tool_choice) is a safe upper bound,
+//   and it costs nothing (a 100 KB prompt takes milliseconds to tokenize, and the BPE tables take
+//   ~70 MB of memory). Tool definitions are counted as their JSON text, which providers render
+//   more compactly, plus a fixed allowance for the tool-use instructions providers add.
 // - `countPromptTokens` / `countCompletionTokens`: usage when an upstream reports none, with
 //   the o200k BPE of gpt-tokenizer (pure JS), plus OpenAI's per-message framing overhead.
 //   Loaded on first use only. Records counted this way are marked estimated.
-import type { ChatMessage, ToolCall } from './types.js';
+import type { ChatCompletionRequest, ToolCall } from './types.js';
 
 /** Framing tokens OpenAI adds per message and once per reply. */
 const TOKENS_PER_MESSAGE = 3;
 const TOKENS_PER_REPLY = 3;
+/**
+ * Tokens a provider adds to the prompt when tools are offered, beyond the definitions: Anthropic's
+ * tool-use system prompt (documented at up to 346 tokens), OpenAI's `namespace functions` framing.
+ */
+export const TOOL_USE_PROMPT_TOKENS = 512;
+
+/** What a call sends as input: the messages plus the tools offered and the tool choice. */
+export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice'>;
 
 type CountTokens = (text: string) => number;
 let tokenizer: Promise<CountTokens> | undefined;
@@ -20,27 +30,38 @@ function loadTokenizer(): Promise<CountTokens> {
   return tokenizer;
 }
 
-function messageTexts(messages: ChatMessage[]): { framed: number; texts: string[] } {
+/** The texts of the input, and the tokens of framing around them. */
+function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
   const texts: string[] = [];
-  for (const message of messages) {
+  for (const message of input.messages) {
     if (message.content) texts.push(message.content);
-    for (const call of message.tool_calls ?? []) texts.push(call.function.name + call.function.arguments);
+    if (message.name) texts.push(message.name);
+    if (message.tool_call_id) texts.push(message.tool_call_id);
+    for (const call of message.tool_calls ?? []) texts.push(call.id + call.function.name + call.function.arguments);
   }
-  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * messages.length, texts };
+  if (input.tools && input.tools.length > 0) texts.push(JSON.stringify(input.tools));
+  if (input.tool_choice !== undefined) texts.push(JSON.stringify(input.tool_choice));
+  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts };
 }
 
-/** At least as many tokens as the prompt has, in any BPE vocabulary; never tokenizes. */
-export function promptTokenBound(messages: ChatMessage[]): number {
-  const { framed, texts } = messageTexts(messages);
-  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed);
+/**
+ * At least as many tokens as the input is billed, in any BPE vocabulary; never tokenizes. Covers
+ * every input field the gateway sends upstream (anything added to the upstream request must be
+ * counted here, or the budget reservation can fall short of the real cost).
+ */
+export function promptTokenBound(input: PromptInput): number {
+  const { framed, texts } = promptTexts(input);
+  const toolUse = input.tools && input.tools.length > 0 ? TOOL_USE_PROMPT_TOKENS : 0;
+  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse);
 }
 
 export async function countTextTokens(text: string): Promise<number> {
   return text.length === 0 ? 0 : (await loadTokenizer())(text);
 }
 
-export async function countPromptTokens(messages: ChatMessage[]): Promise<number> {
-  const { framed, texts } = messageTexts(messages);
+/** The input's tokens by the o200k BPE: message texts and framing, tool definitions and tool choice as their JSON. */
+export async function countPromptTokens(input: PromptInput): Promise<number> {
+  const { framed, texts } = promptTexts(input);
   let total = framed;
   for (const text of texts) total += await countTextTokens(text);
   return total;

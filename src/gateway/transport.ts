@@ -43,7 +43,8 @@ export interface CallInput {
   provider: ProviderConfig;
   upstreamModel: string;
   request: ChatCompletionRequest;
-  maxTokens: number | undefined;
+  /** The output bound the budget reserved for; always sent upstream. */
+  maxTokens: number;
   signal: AbortSignal | undefined;
 }
 
@@ -106,6 +107,7 @@ export class UpstreamTransport {
       request: input.request,
       upstreamModel: input.upstreamModel,
       maxTokens: input.maxTokens,
+      maxTokensParam: provider.maxTokensParam,
       apiKey: provider.apiKey,
       stream,
     });

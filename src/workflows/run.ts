@@ -92,7 +92,7 @@ const { deliverRunOutput } = proxyActivities<Activities>({
 
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowResult> {
   const { runId } = input;
-  const totals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
+  const totals: RunTotals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
   let output: string | null = null;
   const complete = input.begin ? completeLocally.completeRun : completeRun;
   try {
@@ -104,16 +104,15 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
       : await loadRunPlan({ runId });
     if (!plan) return { status: 'not_recorded', ...totals };
     await scanRunInput({ runId });
-    const answer = plan.toolCount > 0 ? await answerWithTools(input) : await generateRunOutput({ runId });
-    addUsage(totals, answer);
-    output = answer.output;
+    // Usage is added as each model call completes: a run failing later still records what it consumed.
+    output = plan.toolCount > 0 ? await answerWithTools(input, totals) : addUsage(totals, await generateRunOutput({ runId })).output;
     for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
       await deliverRunOutput({ runId, channelIndex, output });
     }
     await complete({ runId, status: 'success', output, error: null, ...totals });
     return { status: 'success', ...totals };
   } catch (error) {
-    const message = isCancellation(error) ? 'The run was cancelled' : failureMessage(error);
+    const message = isCancellation(error) ? 'The run was cancelled' : runError(error);
     await CancellationScope.nonCancellable(() => complete({ runId, status: 'failure', output, error: message, ...totals }));
     if (isCancellation(error)) throw error;
     throw ApplicationFailure.nonRetryable(message, 'run_failed');
@@ -122,13 +121,13 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   }
 }
 
-/** The model answers with the MCP tools of the automation; each tool call is its own activity. */
-async function answerWithTools(input: RunWorkflowInput): Promise<{ output: string; tokensInput: number; tokensOutput: number; cost: number }> {
+/** The model answers with the MCP tools of the automation; each tool call is its own activity. Usage goes to `totals` step by step. */
+async function answerWithTools(input: RunWorkflowInput, totals: RunTotals): Promise<string> {
   const { runId } = input;
   const tools = await listRunTools({ runId });
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
-      const step = await generateRunOutput({ runId, conversation, tools: offered });
+      const step = addUsage(totals, await generateRunOutput({ runId, conversation, tools: offered }));
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
     async callTool(binding, args): Promise<ToolCallResult> {
@@ -141,20 +140,46 @@ async function answerWithTools(input: RunWorkflowInput): Promise<{ output: strin
       }
     },
   };
-  return runToolCallingLoop(steps, tools);
+  return (await runToolCallingLoop(steps, tools)).output;
 }
 
-function addUsage(totals: { tokensInput: number; tokensOutput: number; estimatedCost: number }, step: { tokensInput: number; tokensOutput: number; cost: number }): void {
+interface RunTotals {
+  tokensInput: number;
+  tokensOutput: number;
+  estimatedCost: number;
+}
+
+/** Adds one model call's usage to the run's totals; returns the call. */
+function addUsage<Step extends { tokensInput: number; tokensOutput: number; cost: number }>(totals: RunTotals, step: Step): Step {
   totals.tokensInput += step.tokensInput;
   totals.tokensOutput += step.tokensOutput;
   totals.estimatedCost += step.cost;
+  return step;
+}
+
+/** Codes of our coded failures (`budget_exceeded`, `dlp_blocked`, `delivery_failed`...), not error class names. */
+const FAILURE_CODE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+/**
+ * The run's `error`: the innermost failure's code, when it has one, then its message, e.g.
+ * `budget_exceeded: The monthly budget cap of this organization is reached`.
+ */
+function runError(error: unknown): string {
+  const failure = innermostFailure(error);
+  const message = failureMessage(failure);
+  return failure instanceof ApplicationFailure && failure.type && FAILURE_CODE.test(failure.type) ? `${failure.type}: ${message}` : message;
 }
 
 /** The message of the innermost failure: what the activity said, not "Activity task failed". */
 function failureMessage(error: unknown): string {
+  const failure = innermostFailure(error);
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+function innermostFailure(error: unknown): unknown {
   let current: unknown = error;
   while (current instanceof ActivityFailure && current.cause) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
+  return current;
 }
 
 async function reportFinished(input: RunWorkflowInput): Promise<void> {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BudgetLedger } from '../../src/billing/budget-ledger.js';
 import { ManualClock } from '../../src/clock.js';
 import { AppError } from '../../src/errors.js';
+import { metrics } from '../../src/metrics.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -27,6 +28,10 @@ function ledgerOf(target: Stack): BudgetLedger {
 async function setCap(target: Stack, org: TestOrganization, monthlyCap: number | null): Promise<void> {
   const res = await call(target.baseUrl, 'PUT', '/billing/budget', { key: org.owner.key, body: { monthlyCap } });
   expect(res.status).toBe(200);
+}
+
+async function overruns(): Promise<number> {
+  return (await metrics.budgetOverruns.get()).values[0]?.value ?? 0;
 }
 
 async function expectBudgetExceeded(promise: Promise<unknown>): Promise<void> {
@@ -146,6 +151,42 @@ describe('reservations', () => {
     expect(await ledger.status(org.id)).toMatchObject({ spent: 0.25, reserved: 0.75, remaining: 0.75 });
     await expectBudgetExceeded(ledger.reserve(org.id, 0.000000001));
     await ledger.release(next);
+  });
+
+  it('keeps a renewed reservation past its first expiry, and never revives a lapsed one', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    await setCap(stack, org, 1);
+    const ledger = ledgerOf(stack);
+    const held = await ledger.reserve(org.id, 1);
+
+    clock.advance(TTL_SECONDS * 1000 - 1);
+    expect(await ledger.renew(held)).toBe(true);
+    clock.advance(TTL_SECONDS * 1000 - 1);
+    await expectBudgetExceeded(ledger.reserve(org.id, 1));
+    clock.advance(1);
+    expect(await ledger.renew(held)).toBe(false);
+    const next = await ledger.reserve(org.id, 1);
+
+    expect(await ledger.renew(next)).toBe(true);
+    await ledger.release(next);
+    expect(await ledger.renew(next)).toBe(false);
+    expect((await ledger.status(org.id)).reserved).toBe(0);
+  });
+
+  it('spends the real cost of a settlement above its reservation, and flags the overrun', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    await setCap(stack, org, 1);
+    const ledger = ledgerOf(stack);
+    const overrunsBefore = await overruns();
+
+    await ledger.settle(await ledger.reserve(org.id, 0.25), 0.4);
+
+    expect(await ledger.status(org.id)).toMatchObject({ spent: 0.4, reserved: 0 });
+    expect(await overruns()).toBe(overrunsBefore + 1);
+    const warning = stack.logs.map((line) => JSON.parse(line)).find((line) => line.organizationId === org.id && /above its reservation/.test(line.msg));
+    expect(warning).toMatchObject({ reserved: 0.25, actual: 0.4 });
+    await ledger.settle(await ledger.reserve(org.id, 0.25), 0.25);
+    expect(await overruns()).toBe(overrunsBefore + 1);
   });
 
   it('never refuses without a cap', async () => {

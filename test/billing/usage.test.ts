@@ -152,11 +152,23 @@ describe('GET /billing/usage summary', () => {
 });
 
 describe('GET /billing/usage groups', () => {
-  const ranges = ['', '?from=2026-11-05T10:00:00Z&to=2026-11-20T09:00:00Z', '?from=2026-11-05T09:59:00Z&to=2026-11-20T15:11:00Z', '?from=2026-10-01&to=2026-11-30', '?from=2026-11-05&to=2026-11-05'];
+  const ranges = [
+    '',
+    '?from=2026-11-05T10:00:00Z&to=2026-11-20T09:00:00Z',
+    '?from=2026-11-05T09:59:00Z&to=2026-11-20T15:11:00Z',
+    '?from=2026-10-01&to=2026-11-30',
+    '?from=2026-11-05&to=2026-11-05',
+    // One end given, the other defaulted (to = now, from = start of the month).
+    '?from=2026-11-05',
+    '?from=2026-11-05T18:00:00Z',
+    '?to=2026-11-10',
+    '?to=2026-11-20T15:20:00Z',
+  ];
 
   for (const range of ranges) {
     it(`adds every groupBy up to the totals (${range || 'default range'})`, async () => {
       const summary = await usage(range);
+      expectTotals(summary.body.totals, expectedTotals(summary.body.period.from, summary.body.period.to));
       for (const groupBy of ['model', 'user', 'day']) {
         const res = await usage(`${range}${range ? '&' : '?'}groupBy=${groupBy}`);
         expect(res.status, groupBy).toBe(200);

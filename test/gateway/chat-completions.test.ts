@@ -178,6 +178,38 @@ describe('streaming', () => {
     expect(res.text).not.toContain('"usage"');
   });
 
+  it('relays OpenAI tool_call deltas intact: ids, names, argument fragments, finish_reason tool_calls', async () => {
+    primary.enqueue({
+      content: '',
+      toolCalls: [
+        { id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}', fragments: ['{"ci', 'ty":"Pa', 'ris"}'] },
+        { id: 'call_b', name: 'get_time', arguments: '{"tz":"Europe/Paris"}', fragments: ['{"tz":', '"Europe/Paris"}'] },
+      ],
+    });
+    const tools = [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+      { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: { tz: { type: 'string' } } } } },
+    ];
+    const res = await call(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: hello, tools, stream: true } });
+    expect(res.status).toBe(200);
+
+    const events = res.text.split('\n\n').filter((block) => block.startsWith('data: ')).map((block) => block.slice('data: '.length));
+    expect(events.at(-1)).toBe('[DONE]');
+    const chunks = events.slice(0, -1).map((data) => JSON.parse(data) as { choices: { delta: Record<string, unknown>; finish_reason: string | null }[] });
+    expect(chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => (choice.delta.tool_calls as unknown[] | undefined) ?? []))).toEqual([
+      { index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } },
+      { index: 0, function: { arguments: '{"ci' } },
+      { index: 0, function: { arguments: 'ty":"Pa' } },
+      { index: 0, function: { arguments: 'ris"}' } },
+      { index: 1, id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '' } },
+      { index: 1, function: { arguments: '{"tz":' } },
+      { index: 1, function: { arguments: '"Europe/Paris"}' } },
+    ]);
+    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason)).filter((reason) => reason !== null)).toEqual(['tool_calls']);
+    expect(chunks.flatMap((chunk) => chunk.choices).filter((choice) => choice.delta.role)).toHaveLength(1);
+    expect(primary.requests[0]?.body).toMatchObject({ stream: true, tools });
+  });
+
   it('translates an Anthropic stream, tool calls included', async () => {
     claude.enqueue({ content: 'Let me check', toolCalls: [{ id: 'toolu_2', name: 'lookup', arguments: '{"q":"y"}' }] });
     const stream = await client.chat.completions.create({ model: 'premium', messages: hello, stream: true });

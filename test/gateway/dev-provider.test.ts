@@ -41,6 +41,17 @@ describe('gateway without a config file', () => {
     expect(audit).toMatchObject({ modelRequested: 'standard', model: 'dev-echo', outcome: 'success', status: 200, attempts: 1, promptText: null });
   });
 
+  it('honours max_tokens in tokens, as an upstream does: the answer never outgrows its reservation', async () => {
+    const result = await stack.runtime.gateway.complete(
+      { model: 'dev-echo', max_tokens: 8, messages: [{ role: 'user', content: 'the quick brown fox jumps over the lazy dog' }] },
+      { organizationId: org.id, userId: org.owner.id, source: 'gateway' },
+    );
+    expect(result.finishReason).toBe('length');
+    expect(result.usage.outputTokens).toBeLessThanOrEqual(8);
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    expect('[dev-echo] the quick brown fox jumps over the lazy dog'.startsWith(result.content!)).toBe(true);
+  });
+
   it('serves every tier and the dev-echo model id', () => {
     expect(stack.runtime.gateway.models().sort()).toEqual(['dev-echo', 'enterprise', 'premium', 'standard']);
   });

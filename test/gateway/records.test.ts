@@ -8,6 +8,8 @@ import { parseGatewayConfig } from '../../src/gateway/config.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
 import { createGateway } from '../../src/gateway/index.js';
 import { countPromptTokens, countTextTokens, promptTokenBound } from '../../src/gateway/tokens.js';
+import type { ChatMessage, ToolDefinition } from '../../src/gateway/types.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../src/gateway/router.js';
 import { FAKE_DEFAULT_CONTENT, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
@@ -32,7 +34,7 @@ afterAll(async () => {
   await Promise.all([primary?.close(), backup?.close()]);
 });
 
-const messages = [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Tell me about the weather in Lisbon' }];
+const messages: ChatMessage[] = [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Tell me about the weather in Lisbon' }];
 const priced = (input: number, output: number) => (input * 2 + output * 8) / 1e6;
 
 async function ask(stream: boolean) {
@@ -89,7 +91,7 @@ describe('usage and audit records', () => {
     const res = await ask(stream);
     expect(res.status).toBe(200);
     const { usage } = await recordsOf(res.headers.get('x-request-id'));
-    const input = await countPromptTokens(messages as never);
+    const input = await countPromptTokens({ messages });
     const output = await countTextTokens(FAKE_DEFAULT_CONTENT);
     expect(usage[0]).toMatchObject({ inputTokens: input, outputTokens: output, estimated: true });
     expect(usage[0]!.cost).toBeCloseTo(priced(input, output), 12);
@@ -114,6 +116,7 @@ describe('gateway core', () => {
         calls.push(`reserve ${amount.toFixed(8)}`);
         return { id: `r${calls.length}`, organizationId, amount } satisfies BudgetReservation;
       },
+      keepAlive: () => () => {},
       async settle(reservation, cost) {
         calls.push(`settle ${reservation.id} ${cost.toFixed(8)}`);
       },
@@ -136,11 +139,57 @@ describe('gateway core', () => {
     });
     primary.enqueue({ status: 500 });
     backup.enqueue({ usage: { input: 50, output: 10 } });
-    const result = await gateway.complete({ model: 'fake-model', messages: messages as never, max_tokens: 100 }, { organizationId: org.id, userId: org.owner.id, source: 'automation', runId: 'budget-run' });
+    const result = await gateway.complete({ model: 'fake-model', messages, max_tokens: 100 }, { organizationId: org.id, userId: org.owner.id, source: 'automation', runId: 'budget-run' });
     await gateway.close();
-    const worstCase = priced(promptTokenBound(messages as never), 100).toFixed(8);
+    const worstCase = priced(promptTokenBound({ messages }), 100).toFixed(8);
     expect(calls).toEqual([`reserve ${worstCase}`, 'release r1', `reserve ${worstCase}`, `settle r3 ${priced(50, 10).toFixed(8)}`]);
     expect(result).toMatchObject({ provider: 'backup', attempts: 2, usage: { inputTokens: 50, outputTokens: 10, estimated: false } });
+  });
+
+  it('sends upstream the output bound it reserved for when neither the request nor the model sets one (OpenAI and Anthropic)', async () => {
+    const { budget, calls } = recordingBudget();
+    const config = fakeGatewayConfig({ primary, anthropic: backup });
+    for (const model of config.models as { maxOutputTokens?: number }[]) delete model.maxOutputTokens;
+    const gateway = await createGateway({
+      config: stack.config,
+      logger: stack.runtime.logger,
+      orm: stack.runtime.orm,
+      clock: stack.runtime.clock,
+      budget,
+      gatewayConfig: parseGatewayConfig(config),
+    });
+    const context = { organizationId: org.id, userId: org.owner.id, source: 'gateway' as const };
+    await gateway.complete({ model: 'fake-model', messages }, context);
+    await gateway.complete({ model: 'fake-claude', messages }, context);
+    await gateway.close();
+
+    expect(primary.requests[0]?.body.max_tokens).toBe(DEFAULT_MAX_OUTPUT_TOKENS);
+    expect(backup.requests[0]?.body.max_tokens).toBe(DEFAULT_MAX_OUTPUT_TOKENS);
+    const worstCase = priced(promptTokenBound({ messages }), DEFAULT_MAX_OUTPUT_TOKENS).toFixed(8);
+    expect(calls.filter((entry) => entry.startsWith('reserve'))).toEqual([`reserve ${worstCase}`, `reserve ${worstCase}`]);
+  });
+
+  it('reserves for the tool definitions and tool choice it sends upstream, not only the messages', async () => {
+    const { budget, calls } = recordingBudget();
+    const gateway = await createGateway({
+      config: stack.config,
+      logger: stack.runtime.logger,
+      orm: stack.runtime.orm,
+      clock: stack.runtime.clock,
+      budget,
+      gatewayConfig: parseGatewayConfig(fakeGatewayConfig({ primary })),
+    });
+    const tools: ToolDefinition[] = [{
+      type: 'function',
+      function: { name: 'get_weather', description: 'The weather of a city. '.repeat(50), parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+    }];
+    await gateway.complete({ model: 'fake-model', messages, tools, tool_choice: 'required', max_tokens: 100 }, { organizationId: org.id, userId: org.owner.id, source: 'gateway' });
+    await gateway.close();
+
+    expect(primary.requests[0]?.body).toMatchObject({ tools, tool_choice: 'required' });
+    const withTools = promptTokenBound({ messages, tools, tool_choice: 'required' });
+    expect(withTools).toBeGreaterThan(promptTokenBound({ messages }) + JSON.stringify(tools).length);
+    expect(calls[0]).toBe(`reserve ${priced(withTools, 100).toFixed(8)}`);
   });
 
   it('flushes queued records on close()', async () => {
@@ -152,7 +201,7 @@ describe('gateway core', () => {
       budget: recordingBudget().budget,
       gatewayConfig: parseGatewayConfig(fakeGatewayConfig({ primary })),
     });
-    await gateway.complete({ model: 'fake-model', messages: messages as never }, { organizationId: org.id, userId: org.owner.id, source: 'webhook', runId: 'flush-run' });
+    await gateway.complete({ model: 'fake-model', messages }, { organizationId: org.id, userId: org.owner.id, source: 'webhook', runId: 'flush-run' });
     await gateway.close();
     const em = stack.runtime.orm.em.fork();
     expect(await em.count(UsageRecord, { organizationId: org.id, runId: 'flush-run' })).toBe(1);

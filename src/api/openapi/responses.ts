@@ -150,7 +150,10 @@ export const runView = z
     tokensOutput: z.number().int().nullable(),
     estimatedCost: z.number().nullable(),
     output: z.string().nullable(),
-    error: z.string().nullable(),
+    error: z
+      .string()
+      .nullable()
+      .describe('Why a failed run failed: `<code>: <message>` when the failure has a code (e.g. `budget_exceeded: …`), else the message'),
   })
   .register(apiSchemas, { id: 'Run' });
 export const automationDetail = automationView

@@ -38,6 +38,13 @@ describe('openai transforms', () => {
     expect(JSON.parse(built.body)).toEqual({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10, stream: true, stream_options: { include_usage: true } });
   });
 
+  it('sends the output bound as max_completion_tokens to a provider configured so', () => {
+    const built = buildOpenAiRequest({ request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, upstreamModel: 'o-x', maxTokens: 4096, maxTokensParam: 'max_completion_tokens', apiKey: 'k', stream: false });
+    const body = JSON.parse(built.body);
+    expect(body.max_completion_tokens).toBe(4096);
+    expect(body).not.toHaveProperty('max_tokens');
+  });
+
   it('reads content, tool calls and usage, and stream chunks', () => {
     expect(parseOpenAiResponse({ choices: [{ message: { content: 'x' }, finish_reason: 'stop' }] })).toEqual({ content: 'x', toolCalls: [], finishReason: 'stop', usage: null });
     const translator = createOpenAiStreamTranslator();
@@ -66,7 +73,7 @@ describe('anthropic transforms', () => {
         tool_choice: 'required',
       },
       upstreamModel: 'claude-x',
-      maxTokens: undefined,
+      maxTokens: 4096,
       apiKey: 'k',
       stream: false,
     });

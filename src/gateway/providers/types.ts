@@ -63,7 +63,10 @@ export interface ProviderErrorInfo {
 export interface BuildRequestInput {
   request: ChatCompletionRequest;
   upstreamModel: string;
-  maxTokens: number | undefined;
+  /** The output bound; always sent, since the budget reserved exactly this much. */
+  maxTokens: number;
+  /** OpenAI-compatible upstreams: the field that carries it (reasoning models take only max_completion_tokens). */
+  maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
   apiKey: string | undefined;
   stream: boolean;
 }

@@ -16,8 +16,6 @@ import { UpstreamStreamError } from '../types.js';
 import type { ChatCompletionRequest, ChatMessage, ToolCall } from '../../types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
-/** Anthropic requires max_tokens; used when neither the request nor the model sets one. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 type ContentBlock =
   | { type: 'text'; text: string }
@@ -103,7 +101,7 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
   const body: Record<string, unknown> = {
     model: input.upstreamModel,
     messages,
-    max_tokens: input.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    max_tokens: input.maxTokens,
   };
   if (system !== undefined) body.system = system;
   // Anthropic's temperature range is 0..1; OpenAI's 0..2 is scaled onto it.

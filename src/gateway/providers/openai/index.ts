@@ -1,6 +1,7 @@
 // OpenAI-compatible providers (OpenAI itself and any API speaking its chat completions format):
-// the request passes through with the upstream model and the capped max_tokens; streams ask for
-// usage (stream_options.include_usage).
+// the request passes through with the upstream model and the output bound (max_tokens, or
+// max_completion_tokens where the provider is configured so); streams ask for usage
+// (stream_options.include_usage).
 import { classifyUpstreamStatus, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
@@ -39,7 +40,7 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
     model: input.upstreamModel,
     messages: request.messages,
   };
-  if (input.maxTokens !== undefined) body.max_tokens = input.maxTokens;
+  body[input.maxTokensParam ?? 'max_tokens'] = input.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.tools !== undefined) body.tools = request.tools;
