@@ -47,6 +47,43 @@ function createDatabase(): Promise<ScratchDatabase> {
   return createScratchDatabase(BASE_DATABASE_URL, 'bench_automations');
 }
 
+type Runtime = Awaited<ReturnType<typeof openRuntime>>;
+type Sql = ReturnType<Runtime['orm']['em']['getConnection']>;
+
+/**
+ * Where a fire's time goes, read from the entity workflows' histories: for the median and the
+ * slowest fires, the mean time (from the cron instant) of each step on the way to the run's start.
+ */
+async function fireBreakdown(runtime: Runtime, sql: Sql, fireAt: Date, count: number): Promise<string[]> {
+  const rows = await sql.execute<{ id: string; automation_id: string; started_at: Date }[]>(
+    `select id, automation_id, started_at from automation_runs where "trigger" = 'schedule' order by started_at`,
+  );
+  if (rows.length === 0 || count === 0) return [];
+  const middle = Math.floor(rows.length / 2);
+  const groups: [string, typeof rows][] = [['median 10', rows.slice(Math.max(0, middle - 5), middle + 5)], ['slowest 10', rows.slice(-10)]];
+  const steps = ['timer fired', 'fire task scheduled', 'fire task started', 'fire task completed', 'run workflow started'] as const;
+  const lines = [`| fires | ${steps.join(' | ')} |`, `|---|${steps.map(() => '---:').join('|')}|`];
+  const at = (event: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) =>
+    Number(event.eventTime?.seconds ?? 0) * 1000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6) - fireAt.getTime();
+  for (const [label, group] of groups) {
+    const sums: number[] = steps.map(() => 0);
+    for (const row of group) {
+      const events = (await runtime.temporal.client.workflow.getHandle(`automation/${row.automation_id}`).fetchHistory()).events ?? [];
+      const initiated = events.findIndex((event) => event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId === `run/${row.id}`);
+      const before = events.slice(0, initiated);
+      const fired = before.findLast((event) => event.timerFiredEventAttributes);
+      const scheduled = before.findLast((event) => event.workflowTaskScheduledEventAttributes);
+      const started = before.findLast((event) => event.workflowTaskStartedEventAttributes);
+      const completed = before.findLast((event) => event.workflowTaskCompletedEventAttributes);
+      const marks = [fired, scheduled, started, completed].map((event) => (event ? at(event) : NaN));
+      marks.push(new Date(row.started_at).getTime() - fireAt.getTime());
+      marks.forEach((value, index) => { sums[index]! += value; });
+    }
+    lines.push(`| ${label} | ${sums.map((sum) => `${Math.round(sum / group.length)} ms`).join(' | ')} |`);
+  }
+  return ['where a fire\'s time goes (mean ms after the cron instant):', ...lines];
+}
+
 async function main(): Promise<void> {
   const temporal = await startTemporalDevServer({ port: await freePort() });
   const database = await createDatabase();
@@ -129,6 +166,7 @@ async function main(): Promise<void> {
       if (description.startTime.getTime() !== new Date(started_at).getTime()) startMismatches += 1;
     });
     childStarts.sort((a, b) => a - b);
+    const breakdown = await fireBreakdown(runtime, sql, fireAt, childStarts.length);
     const completions = runIds.flatMap((row) => (row.completed_at ? [new Date(row.completed_at).getTime() - fireAt.getTime()] : [])).sort((a, b) => a - b);
     const finished = await sql.execute<{ status: string; n: string }[]>(`select status, count(*) as n from automation_runs group by status`);
 
@@ -143,6 +181,8 @@ async function main(): Promise<void> {
       `run workflow created by Temporal (fire to child start): p50 ${percentile(childStarts, 50)} ms, p99 ${percentile(childStarts, 99)} ms, max ${childStarts.at(-1)} ms ` +
         `(${startMismatches} rows whose startedAt differs from it)`,
       `run finished all its steps (fire to completedAt): p50 ${percentile(completions, 50)} ms, p99 ${percentile(completions, 99)} ms, max ${completions.at(-1)} ms`,
+      '',
+      ...breakdown,
     );
     process.stdout.write(`\n${table.join('\n')}\n\nrun outcomes: ${JSON.stringify(Object.fromEntries(finished.map((r) => [r.status, Number(r.n)])))}\n`);
   } finally {
