@@ -24,6 +24,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' })).toThrow(ConfigError);
   });
 
+  it('waits 30 s on a worker\'s sticky queue by default, and takes a configured value', () => {
+    expect(loadConfig({}).WORKER_STICKY_QUEUE_TIMEOUT_SECONDS).toBe(30);
+    expect(loadConfig({ WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: '12' }).WORKER_STICKY_QUEUE_TIMEOUT_SECONDS).toBe(12);
+    expect(() => loadConfig({ WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: '0' })).toThrow(ConfigError);
+  });
+
   it('derives the public base URL from PORT and strips a trailing slash from PUBLIC_BASE_URL', () => {
     expect(loadConfig({ PORT: '9000' }).publicBaseUrl).toBe('http://localhost:9000/v1');
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/v1/' }).publicBaseUrl).toBe('https://api.example.com/v1');

@@ -78,6 +78,13 @@ const envSchema = z.object({
   WORKER_MAX_CONCURRENT_ACTIVITIES: optionalNumber(z.coerce.number().int().min(1)),
   /** Workflow tasks one worker runs at once; SDK default 40. */
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: optionalNumber(z.coerce.number().int().min(2)),
+  /**
+   * How long a workflow task waits on this worker's own (sticky) queue before any worker may take
+   * it (SDK default 10 s). Past it the task moves to the shared queue and waits again, so under a
+   * burst (1,000 fires in one second) a short value doubles the wait of the last tasks; a longer
+   * one delays the pickup of tasks already queued for a worker that died by at most this long.
+   */
+  WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
   SLACK_BOT_TOKEN: optionalString,
   SLACK_API_URL: z.url().default('https://slack.com/api'),
   /** Allow webhook channel deliveries to private, loopback and link-local addresses (tests, on-premises). */

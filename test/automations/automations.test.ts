@@ -169,9 +169,11 @@ describe('schedule', () => {
     const run = await client.workflow.getHandle(`run/${done.id}`).describe();
     // The row's startedAt is the moment Temporal started run/<id>, not when an activity wrote it.
     expect(new Date(done.startedAt).getTime()).toBe(run.startTime.getTime());
-    // Fires outrank run work on the shared task queue.
+    // Fires outrank run work on the shared task queue, and a burst's backlog stays on the sticky
+    // queue rather than timing out to the shared one after the SDK's 10 s.
     expect((await entityHandle(created.id).describe()).priority?.priorityKey).toBe(1);
     expect(run.priority?.priorityKey).toBe(3);
+    expect(stack.worker?.worker.options.stickyQueueScheduleToStartTimeoutMs).toBe(30_000);
     const events = async (workflowId: string) => (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
     const activityTypes = (history: Awaited<ReturnType<typeof events>>) =>
       history.flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
