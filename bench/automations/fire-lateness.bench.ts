@@ -5,7 +5,7 @@
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/automations/fire-lateness.bench.ts
 //   (AUTOMATIONS=1000 by default; the worker runs as its own process, from the production build,
-//   so its RSS is its own)
+//   so its RSS is its own; WORKER_CPU_PROFILE_DIR=<dir> also writes the worker's CPU profiles)
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,6 +23,8 @@ import { createScratchDatabase, type ScratchDatabase } from '../../test/helpers/
 const COUNT = Number(process.env.AUTOMATIONS ?? 1000);
 /** Seconds between the start of creation and the common fire minute (creation must finish first). */
 const LEAD_SECONDS = Number(process.env.LEAD_SECONDS ?? 120);
+/** With a directory, the worker writes V8 CPU profiles there (main thread and workflow thread). */
+const PROFILE_DIR = process.env.WORKER_CPU_PROFILE_DIR;
 const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function percentile(sorted: number[], p: number): number {
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config, createLogger({ level: 'warn' }));
   // The worker as deployed: the production build, so its RSS is not the transpiler's.
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  const worker = spawn(process.execPath, ['dist/worker/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const worker = spawn(process.execPath, [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), 'dist/worker/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   try {
     // Floor: N workflows started straight from a client, same server, same worker.
     const floorStart = Date.now();
