@@ -109,6 +109,11 @@ describe('usage and audit records', () => {
 });
 
 describe('gateway core', () => {
+  /** A gateway on this stack's database with the given budget guard and provider setup. */
+  function gatewayWith(budget: BudgetGuard, config: unknown) {
+    return createGateway({ config: stack.config, logger: stack.runtime.logger, orm: stack.runtime.orm, clock: stack.runtime.clock, budget, gatewayConfig: parseGatewayConfig(config) });
+  }
+
   function recordingBudget() {
     const calls: string[] = [];
     const budget: BudgetGuard = {
@@ -129,14 +134,7 @@ describe('gateway core', () => {
 
   it('reserves the worst case before each upstream call, releases on failure, settles the real cost', async () => {
     const { budget, calls } = recordingBudget();
-    const gateway = await createGateway({
-      config: stack.config,
-      logger: stack.runtime.logger,
-      orm: stack.runtime.orm,
-      clock: stack.runtime.clock,
-      budget,
-      gatewayConfig: parseGatewayConfig(fakeGatewayConfig({ primary, backup })),
-    });
+    const gateway = await gatewayWith(budget, fakeGatewayConfig({ primary, backup }));
     primary.enqueue({ status: 500 });
     backup.enqueue({ usage: { input: 50, output: 10 } });
     const result = await gateway.complete({ model: 'fake-model', messages, max_tokens: 100 }, { organizationId: org.id, userId: org.owner.id, source: 'automation', runId: 'budget-run' });
@@ -150,14 +148,7 @@ describe('gateway core', () => {
     const { budget, calls } = recordingBudget();
     const config = fakeGatewayConfig({ primary, anthropic: backup });
     for (const model of config.models as { maxOutputTokens?: number }[]) delete model.maxOutputTokens;
-    const gateway = await createGateway({
-      config: stack.config,
-      logger: stack.runtime.logger,
-      orm: stack.runtime.orm,
-      clock: stack.runtime.clock,
-      budget,
-      gatewayConfig: parseGatewayConfig(config),
-    });
+    const gateway = await gatewayWith(budget, config);
     const context = { organizationId: org.id, userId: org.owner.id, source: 'gateway' as const };
     await gateway.complete({ model: 'fake-model', messages }, context);
     await gateway.complete({ model: 'fake-claude', messages }, context);
@@ -171,14 +162,7 @@ describe('gateway core', () => {
 
   it('reserves for the tool definitions and tool choice it sends upstream, not only the messages', async () => {
     const { budget, calls } = recordingBudget();
-    const gateway = await createGateway({
-      config: stack.config,
-      logger: stack.runtime.logger,
-      orm: stack.runtime.orm,
-      clock: stack.runtime.clock,
-      budget,
-      gatewayConfig: parseGatewayConfig(fakeGatewayConfig({ primary })),
-    });
+    const gateway = await gatewayWith(budget, fakeGatewayConfig({ primary }));
     const tools: ToolDefinition[] = [{
       type: 'function',
       function: { name: 'get_weather', description: 'The weather of a city. '.repeat(50), parameters: { type: 'object', properties: { city: { type: 'string' } } } },
@@ -193,14 +177,7 @@ describe('gateway core', () => {
   });
 
   it('flushes queued records on close()', async () => {
-    const gateway = await createGateway({
-      config: stack.config,
-      logger: stack.runtime.logger,
-      orm: stack.runtime.orm,
-      clock: stack.runtime.clock,
-      budget: recordingBudget().budget,
-      gatewayConfig: parseGatewayConfig(fakeGatewayConfig({ primary })),
-    });
+    const gateway = await gatewayWith(recordingBudget().budget, fakeGatewayConfig({ primary }));
     await gateway.complete({ model: 'fake-model', messages }, { organizationId: org.id, userId: org.owner.id, source: 'webhook', runId: 'flush-run' });
     await gateway.close();
     const em = stack.runtime.orm.em.fork();
