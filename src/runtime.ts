@@ -70,7 +70,7 @@ export async function openRuntime(
     async close() {
       await gateway.close();
       mailer.close();
-      await temporal.connection.close();
+      await temporal.close();
       await shared.close();
       await orm.close();
     },

@@ -6,9 +6,16 @@ export { SEARCH_ATTRIBUTES, searchAttributeArgs } from './search-attributes.js';
 
 export interface TemporalHandle {
   connection: Connection;
+  /**
+   * The readiness probe's own connection, without the client's retry interceptor: a probe
+   * reports the frontend as it is now, and leaves no retry timer behind (the SDK's retry timers
+   * are not cleared on cancel, and one firing after the connection closed throws).
+   */
+  probe: Connection;
   client: Client;
   namespace: string;
   taskQueue: string;
+  close(): Promise<void>;
 }
 
 export async function connectTemporal(options: {
@@ -17,13 +24,26 @@ export async function connectTemporal(options: {
   taskQueue: string;
 }): Promise<TemporalHandle> {
   const connection = await Connection.connect({ address: options.address, connectTimeout: '5s' });
+  const probe = Connection.lazy({ address: options.address, interceptors: [] });
   const client = new Client({ connection, namespace: options.namespace });
-  return { connection, client, namespace: options.namespace, taskQueue: options.taskQueue };
+  return {
+    connection,
+    probe,
+    client,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    async close() {
+      await Promise.all([connection.close(), probe.close()]);
+    },
+  };
 }
 
-/** Readiness: the frontend answers for our namespace. */
-export async function pingTemporal(handle: TemporalHandle): Promise<void> {
-  await handle.connection.workflowService.describeNamespace(
-    { namespace: handle.namespace },
-  );
+/**
+ * Readiness: the frontend answers for our namespace within `timeoutMs`, one attempt on the probe
+ * connection. (Through the main connection a probe during an outage kept retrying in the
+ * background, one more call per probe, and a retry firing after shutdown threw.)
+ */
+export async function pingTemporal(handle: TemporalHandle, timeoutMs: number): Promise<void> {
+  await handle.probe.withDeadline(Date.now() + timeoutMs, () =>
+    handle.probe.workflowService.describeNamespace({ namespace: handle.namespace }));
 }

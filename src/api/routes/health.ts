@@ -32,7 +32,7 @@ export function healthRoutes(deps: AppDeps): Router {
       await Promise.all([
         check('database', () => pingDatabase(deps.orm)),
         check('redis', () => deps.shared.ping()),
-        check('temporal', () => pingTemporal(deps.temporal)),
+        check('temporal', () => pingTemporal(deps.temporal, CHECK_TIMEOUT_MS)),
       ]),
     );
     const failed = Object.entries(checks).filter(([, result]) => result !== 'ok').map(([name]) => name);
