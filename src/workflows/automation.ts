@@ -24,6 +24,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { AutomationStatus, RunTrigger } from '../automations/entities.js';
+import type { ScheduleSnapshot } from '../automations/run-activities.js';
 import { nextFireTime } from '../automations/schedule.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { runWorkflow, type RunBegin } from './run.js';
@@ -113,16 +114,15 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     if (deleted) throw ApplicationFailure.nonRetryable('The automation is being deleted', 'not_found');
   };
 
+  /** A new state version and the schedule to write back with it (ignored when older than the row's). */
+  function nextSnapshot(): ScheduleSnapshot {
+    state.version += 1;
+    return { status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version };
+  }
+
   /** Writes status, nextRunAt and skippedFires back; ends the workflow if the row is gone. */
   async function saveState(): Promise<void> {
-    state.version += 1;
-    const { exists } = await bookkeeping.saveScheduleState({
-      automationId: state.automationId,
-      status: state.status,
-      nextRunAt: iso(state.nextRunAt),
-      skippedFires: state.skippedFires,
-      version: state.version,
-    });
+    const { exists } = await bookkeeping.saveScheduleState({ automationId: state.automationId, ...nextSnapshot() });
     if (!exists) deleted = true;
   }
 
@@ -163,14 +163,13 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
 
   /** Inserts the run row (once per id) and moves lastRunAt; null when the automation is gone. */
   async function recordRun(runId: string, trigger: RunTrigger, context: unknown): Promise<{ startedAt: string } | null> {
-    state.version += 1;
     const started = await recordRunStarted({
       runId,
       automationId: state.automationId,
       organizationId: state.organizationId,
       trigger,
       context: context ?? null,
-      schedule: { status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version },
+      schedule: nextSnapshot(),
     });
     if (!started) deleted = true;
     return started;
@@ -182,8 +181,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
    */
   async function startScheduledRun(now: number): Promise<void> {
     const runId = uuid4();
-    state.version += 1;
-    const begin = { context: null, schedule: { status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version } };
+    const begin = { context: null, schedule: nextSnapshot() };
     state.running.push({ runId, startedAt: now });
     await startRunWorkflow(runId, 'schedule', 'ALLOW_DUPLICATE', begin);
   }
