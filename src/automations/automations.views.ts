@@ -10,6 +10,7 @@ export interface AutomationListItem {
   schedule: string;
   timezone: string;
   model: string;
+  ownerId: string;
   lastRunAt: string | null;
   nextRunAt: string | null;
   createdAt: string;
@@ -26,6 +27,7 @@ export function automationListItem(automation: Automation): AutomationListItem {
     schedule: automation.schedule,
     timezone: automation.timezone,
     model: automation.model,
+    ownerId: automation.ownerId,
     lastRunAt: iso(automation.lastRunAt),
     nextRunAt: iso(automation.nextRunAt),
     createdAt: automation.createdAt.toISOString(),

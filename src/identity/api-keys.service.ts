@@ -1,8 +1,10 @@
 // API key lifecycle for the portal: create (the raw key is returned once, only its hash kept),
 // list, revoke. A member sees and revokes only their own keys; admins and the owner manage every
-// key of the organization. Revocation evicts the key from every API instance's cache at once.
+// key of the organization, except the owner's: only the owner revokes the owner's keys (403),
+// so an admin cannot lock the owner out. Revocation evicts the key from every API instance's
+// cache at once.
 import { recordAuditEvent } from '../audit/audit.service.js';
-import { notFound } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller } from './caller.js';
 import type { IdentityContext } from './context.js';
@@ -51,8 +53,9 @@ export async function listApiKeys(ctx: IdentityContext): Promise<{ apiKeys: ApiK
 
 /** Revokes a key (idempotent). Effective on the next request on every API instance. */
 export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<void> {
-  const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id });
+  const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id }, { populate: ['user'] });
   if (!key) throw notFound('API key');
+  if (key.user.role === 'owner' && key.user.id !== ctx.caller.userId) throw forbidden("Only the owner revokes the owner's API keys");
   if (key.revokedAt) return;
   key.revokedAt = ctx.clock.now();
   audit(ctx, 'api_key.revoked', key, { name: key.name, prefix: key.prefix });

@@ -122,6 +122,7 @@ export const automationListItem = z
     schedule: z.string(),
     timezone: z.string(),
     model: z.string(),
+    ownerId: z.string().describe('The user its runs act as (role, connections, skills, usage)'),
     lastRunAt: nullableTimestamp,
     nextRunAt: nullableTimestamp,
     createdAt: timestamp,
@@ -131,6 +132,8 @@ export const automationList = list('automations', automationListItem).register(a
 export const automationView = automationListItem
   .extend({
     systemPrompt: z.string(),
+    skillId: z.string().nullable(),
+    skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
     channels: z.array(channelView),
     skippedFires: z.number().int(),
@@ -294,11 +297,13 @@ export const assistantView = z
     systemPrompt: z.string(),
     model: z.string(),
     skillId: z.string().nullable(),
+    skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
     channels: z.array(channelView),
     trigger: z.object({ type: z.literal('webhook') }).nullable(),
     webhookUrl: z.string().optional().describe("Only for the creator, admins and the owner, and only with a webhook trigger"),
     createdBy: z.string(),
+    ownerId: z.string().describe('The user its executions act as; only they change what it runs'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
