@@ -48,7 +48,10 @@ async function runOnce(automationId: string, key: string): Promise<{ run: any; r
     const list = await api('GET', `/automations/${automationId}/runs`, undefined, key);
     return list.body.runs.find((r: any) => r.id === started.body.runId && r.status !== 'running');
   }, { timeoutMs: 30_000, what: 'the run to finish' });
-  const usage = await stack.runtime.orm.em.fork().findOne(UsageRecord, { runId: run.id });
+  // The usage record is written off the run's path: wait for it (a failed run has none).
+  const usage = run.status === 'success'
+    ? await waitFor(() => stack.runtime.orm.em.fork().findOne(UsageRecord, { runId: run.id }), { what: 'the usage record of the run' })
+    : null;
   return { run, request: upstream.requests.slice(before)[0], usageUserId: usage?.userId };
 }
 
