@@ -10,7 +10,6 @@ export interface AutomationListItem {
   schedule: string;
   timezone: string;
   model: string;
-  ownerId: string;
   lastRunAt: string | null;
   nextRunAt: string | null;
   createdAt: string;
@@ -27,7 +26,6 @@ export function automationListItem(automation: Automation): AutomationListItem {
     schedule: automation.schedule,
     timezone: automation.timezone,
     model: automation.model,
-    ownerId: automation.ownerId,
     lastRunAt: iso(automation.lastRunAt),
     nextRunAt: iso(automation.nextRunAt),
     createdAt: automation.createdAt.toISOString(),
@@ -38,6 +36,8 @@ export function automationListItem(automation: Automation): AutomationListItem {
 export function automationView(automation: Automation, revealedSecrets: Map<number, string> = new Map()) {
   return {
     ...automationListItem(automation),
+    /** The user its runs act as (the list keeps the spec's fields only). */
+    ownerId: automation.ownerId,
     systemPrompt: automation.systemPrompt,
     skillId: automation.skillId,
     skillVersion: automation.skillVersion,

@@ -122,7 +122,6 @@ export const automationListItem = z
     schedule: z.string(),
     timezone: z.string(),
     model: z.string(),
-    ownerId: z.string().describe('The user its runs act as (role, connections, skills, usage)'),
     lastRunAt: nullableTimestamp,
     nextRunAt: nullableTimestamp,
     createdAt: timestamp,
@@ -131,6 +130,7 @@ export const automationListItem = z
 export const automationList = list('automations', automationListItem).register(apiSchemas, { id: 'AutomationList' });
 export const automationView = automationListItem
   .extend({
+    ownerId: z.string().describe('The user its runs act as (role, connections, skills, usage)'),
     systemPrompt: z.string(),
     skillId: z.string().nullable(),
     skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
