@@ -17,7 +17,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { metrics } from '../../metrics.js';
 import type { SharedState } from '../../redis.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from './auth.js';
 
 export interface RateLimitDecision {
