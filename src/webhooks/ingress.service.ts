@@ -11,7 +11,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
-import type { RateLimitDecision } from '../api/middleware/rate-limit.js';
+import type { RateLimitDecision } from '../rate-limit/limiter.js';
 import { badRequest, notFound } from '../errors.js';
 import { SEARCH_ATTRIBUTES, type TemporalHandle } from '../temporal.js';
 import type { WebhookExecutionWorkflow, WebhookExecutionInput, WebhookExecutionTarget } from '../workflows/webhook-execution.contract.js';
