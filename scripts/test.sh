@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what it needs (npm packages, the Temporal CLI, Chromium), type-checks,
 # lints, checks for import cycles (scripts/check-cycles.sh), then runs every unit and integration
-# test on the real stack. Tests use PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (or are found listening on
-# 127.0.0.1; TEST_USE_LOCAL_SERVICES=0 turns that off), and embedded PGlite plus the
-# in-process fallbacks otherwise.
+# test on the real stack. Tests use PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (or
+# are found listening on 127.0.0.1; TEST_USE_LOCAL_SERVICES=0 turns that off), and embedded PGlite
+# plus the in-process fallbacks otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
