@@ -6,7 +6,7 @@
 // webhook URL (it is a credential). Admins and the organization's owner may take ownership.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { resolveSkillVersion } from '../skills/skills.service.js';

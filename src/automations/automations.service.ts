@@ -5,7 +5,7 @@
 // (`ownerId`); access.ts says who changes what.
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
@@ -18,7 +18,7 @@ import {
   pauseUpdate,
   runNowUpdate,
   type ScheduleResult,
-} from '../workflows/automation.js';
+} from '../workflows/automation.contract.js';
 import { assertCanChangeRunContent, assertCanManageAutomation, assertCanTakeOwnership } from './access.js';
 import { automationWorkflowId, ensureAutomationWorkflow, withAutomationWorkflow } from './automation-workflows.js';
 import {

@@ -19,7 +19,9 @@ afterAll(async () => orm?.close());
 
 describe(MIGRATION, () => {
   it('backfills owners from creators, pins unpinned skills to their current version, scopes email uniqueness per organization', async () => {
-    const [orgA, orgB, creator, skill, pinnedAutomation, unpinnedAutomation, plainAutomation, assistant] = Array.from({ length: 8 }, () => randomUUID());
+    const [orgA, orgB, creator, skill, pinnedAutomation, unpinnedAutomation, plainAutomation, assistant] = Array.from({ length: 8 }, () => randomUUID() as string) as [
+      string, string, string, string, string, string, string, string,
+    ];
     const now = new Date().toISOString();
     await run(`insert into "organizations" ("id", "name", "created_at", "updated_at") values (?, 'A', ?, ?), (?, 'B', ?, ?)`, [orgA, now, now, orgB, now, now]);
     await run(`insert into "users" ("id", "organization_id", "email", "role", "status", "created_at", "updated_at") values (?, ?, 'same@example.test', 'member', 'active', ?, ?)`, [creator, orgA, now, now]);

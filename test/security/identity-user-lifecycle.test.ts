@@ -4,7 +4,7 @@
 // until an admin takes ownership; nobody but the owner touches the owner's role, status or keys;
 // the owner hands ownership over with their own endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { automationStateQuery } from '../../src/workflows/automation.js';
+import { automationStateQuery } from '../../src/workflows/automation.contract.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';

@@ -11,7 +11,7 @@ import {
   takeAssistantOwnership,
   updateAssistant,
 } from '../../assistants/assistants.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function assistantRoutes(deps: AppDeps): Router {

@@ -12,7 +12,7 @@ import {
   takeAutomationOwnership,
   updateAutomation,
 } from '../../automations/automations.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function automationsRoutes(deps: AppDeps): Router {

@@ -7,7 +7,7 @@ import { pauseAutomationsOwnedBy } from '../../automations/automations.service.j
 import { changeRoleBody, changeStatusBody, idParam, inviteUserBody, parseInput } from '../../identity/identity.schemas.js';
 import { inviteUser } from '../../identity/invitations.service.js';
 import { changeUserRole, getCurrentUser, listUsers, removeUser, setUserStatus, transferOwnership } from '../../identity/users.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf, identityContext, requireRole } from '../middleware/auth.js';
 
 export function usersRoutes(deps: AppDeps): Router {
