@@ -114,8 +114,11 @@ export async function transferOwnership(ctx: IdentityContext, userId: string): P
   if (target.status !== 'active') throw new AppError('conflict', 'Ownership goes only to an active user', { param: 'id' });
   const owner = await findMember(ctx.em, ctx.caller, ctx.caller.userId);
   await ctx.em.transactional(async (tx) => {
-    await tx.nativeUpdate(User, { id: owner.id }, { role: 'admin' });
-    await tx.nativeUpdate(User, { id: target.id }, { role: 'owner' });
+    // Conditional on the caller still being the owner in the database: of two transfers racing,
+    // the second finds no owner row to demote and changes nothing (never two owners).
+    const demoted = await tx.nativeUpdate(User, { id: owner.id, role: 'owner' }, { role: 'admin' });
+    if (demoted === 0) throw forbidden('Only the owner transfers ownership');
+    await tx.nativeUpdate(User, { id: target.id, status: 'active' }, { role: 'owner' });
     audit(ctx, tx, 'user.ownership_transferred', target, { from: owner.id, to: target.id, previousRole: target.role });
   });
   target.role = 'owner';
