@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { AppDeps } from '../api/deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
+import { assertQuota } from '../quotas/quota.js';
 import { catalogFor, type Catalog, type CatalogEntry } from './catalog.js';
 import {
   connectionDetail,
@@ -32,21 +33,22 @@ export function listCatalog(catalog: Catalog): { tools: ConnectorView[]; total: 
 export async function createConnection(deps: ConnectionDeps, caller: Caller, input: CreateConnectionInput): Promise<ConnectionDetail> {
   const entry = catalogEntryFor(catalogFor(deps.config), input.toolId);
   const env = acceptedVariables(entry, input.env);
-  const em = deps.orm.em.fork();
   const now = deps.clock.now();
-  const connection = em.create(ToolConnection, {
-    organizationId: caller.organizationId,
-    userId: caller.userId,
-    toolId: entry.id,
-    name: input.name,
-    envCiphertext: deps.secrets.encrypt(JSON.stringify(env)),
-    envNames: Object.keys(env).sort(),
-    status: 'connected',
-    connectedAt: now,
-    createdAt: now,
-    updatedAt: now,
+  const connection = await deps.orm.em.fork().transactional(async (em) => {
+    await assertQuota(em, deps.config, 'connections', caller);
+    return em.create(ToolConnection, {
+      organizationId: caller.organizationId,
+      userId: caller.userId,
+      toolId: entry.id,
+      name: input.name,
+      envCiphertext: deps.secrets.encrypt(JSON.stringify(env)),
+      envNames: Object.keys(env).sort(),
+      status: 'connected',
+      connectedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
   });
-  await em.flush();
   deps.logger.info({ connectionId: connection.id, toolId: entry.id, organizationId: caller.organizationId }, 'tool connection created');
   return connectionDetail(connection);
 }
