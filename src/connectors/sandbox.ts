@@ -6,6 +6,7 @@
 // kills the whole process group. Where a tool is missing the connector still runs, and the
 // service logs a warning once.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 
@@ -39,6 +40,8 @@ export function sandboxTools(): { unshare: boolean; prlimit: boolean } {
 
 /** The command line that runs `command` confined. */
 export function sandboxCommand(target: Command, options: SandboxOptions): Command {
+  // A command that does not exist must fail to spawn (stage "start"), not inside the wrapper.
+  if (!isExecutable(target.command, target.env.PATH ?? process.env.PATH ?? '')) return target;
   const available = sandboxTools();
   const isNode = NODE_COMMANDS.has(path.basename(target.command)) || target.command === process.execPath;
   const env = { ...target.env };
@@ -61,6 +64,18 @@ export function sandboxCommand(target: Command, options: SandboxOptions): Comman
   }
   if (prefix.length === 0) return { ...target, env };
   return { command: prefix[0]!, args: [...prefix.slice(1), target.command, ...target.args], env };
+}
+
+function isExecutable(command: string, searchPath: string): boolean {
+  const candidates = command.includes('/') ? [command] : searchPath.split(':').filter(Boolean).map((dir) => path.join(dir, command));
+  return candidates.some((candidate) => {
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return fs.statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
 
 function warnOnce(logger: Pick<Logger, 'warn'> | undefined, key: string, message: string): void {
