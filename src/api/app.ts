@@ -2,7 +2,7 @@
 // the response. Every error leaves through the one error middleware.
 import express, { type Express, type Router } from 'express';
 import './types.js';
-import type { AppDeps } from './deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { jsonBody, rejectNulCharacters, requireJsonMediaType } from './middleware/body.js';

@@ -3,7 +3,7 @@
 // and the owner edit them and are the only ones shown the webhook URL (it is a credential).
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { resolveSkillVersion } from '../skills/skills.service.js';
 import { hasRole, type Caller } from '../identity/caller.js';

@@ -4,7 +4,7 @@
 // workflow update, so the database and Temporal agree.
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { assertQuota } from '../quotas/quota.js';
@@ -17,7 +17,7 @@ import {
   pauseUpdate,
   runNowUpdate,
   type ScheduleResult,
-} from '../workflows/automation.js';
+} from '../workflows/automation.contract.js';
 import { assertCanManageAutomation } from './access.js';
 import { automationWorkflowId, ensureAutomationWorkflow, withAutomationWorkflow } from './automation-workflows.js';
 import {

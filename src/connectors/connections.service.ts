@@ -2,7 +2,7 @@
 // and encrypted), list, show, remove, and the health test that really starts the connector.
 // Connections belong to one user: anyone else, admins included, gets 404 for them.
 import type { EntityManager } from '@mikro-orm/core';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { assertQuota } from '../quotas/quota.js';

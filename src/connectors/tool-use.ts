@@ -8,7 +8,7 @@
 // marked, so one chatty tool cannot fill the model's context.
 import { createHash } from 'node:crypto';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import type { ToolDefinition } from '../gateway/types.js';
 import { AppError } from '../errors.js';
 import { catalogFor, type CatalogEntry } from './catalog.js';

@@ -1,7 +1,7 @@
 // Webhooks of automations: an automation may have several (one per sender, each revocable on its
 // own). Only the automation's creator, admins and the owner manage them and see their URLs.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { canManageAutomation } from '../automations/access.js';
 import { Automation } from '../automations/entities.js';
 import { forbidden, notFound } from '../errors.js';

@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../identity/api-keys.service.js';
 import { createApiKeyBody, idParam, parseInput } from '../../identity/identity.schemas.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { identityContext } from '../middleware/auth.js';
 
 export function apiKeysRoutes(deps: AppDeps): Router {
