@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ProcessSlots, sandboxCommand, sandboxTools, SlotUnavailable } from './sandbox.js';
 
@@ -55,5 +56,22 @@ describe('sandboxCommand', () => {
 
   it('leaves a command that does not exist unwrapped, so it fails at start', () => {
     expect(sandboxCommand({ ...target, command: '/nonexistent/server' }, { network: 'none', memoryMb: 64, cpuSeconds: 5 }).command).toBe('/nonexistent/server');
+  });
+});
+
+describe('limits the kernel enforces', () => {
+  it('the confined process really has the address-space and CPU limits and no network interface up', () => {
+    const tools = sandboxTools();
+    if (!tools.prlimit || !tools.unshare) return; // not Linux with prlimit and user namespaces: nothing to check
+    const command = sandboxCommand(
+      { command: 'sh', args: ['-c', 'cat /proc/self/limits; cat /proc/net/route | wc -l'], env: { PATH: process.env.PATH ?? '' } },
+      { network: 'none', memoryMb: 300, cpuSeconds: 7 },
+    );
+    const result = spawnSync(command.command, command.args, { env: command.env, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`Max address space\\s+${300 * 1024 * 1024}\\s+${300 * 1024 * 1024}`));
+    expect(result.stdout).toMatch(/Max cpu time\s+7\s+7/);
+    // At most the header line of the routing table: no route, so no interface is up.
+    expect(Number(result.stdout.trim().split('\n').pop())).toBeLessThanOrEqual(1);
   });
 });
