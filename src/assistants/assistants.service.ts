@@ -11,6 +11,7 @@ import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { resolveSkillVersion } from '../skills/skills.service.js';
 import { hasRole, type Caller } from '../identity/caller.js';
+import { assertQuota } from '../quotas/quota.js';
 import type { Webhook } from '../webhooks/entities.js';
 import { isRecordId } from '../webhooks/webhook-ids.js';
 import {
@@ -53,6 +54,7 @@ export async function createAssistant(deps: AssistantDeps, caller: Caller, input
   const skillVersion = input.skillId ? await pinnedSkillVersion(deps, caller, input.skillId, input.skillVersion) : null;
   if (!input.skillId && input.skillVersion !== null) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
   return deps.orm.em.fork().transactional(async (em) => {
+    if (input.trigger?.type === 'webhook') await assertQuota(em, deps.config, 'webhooks', caller);
     const assistant = em.create(Assistant, {
       organizationId: caller.organizationId,
       createdBy: caller.userId,
