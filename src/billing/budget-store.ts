@@ -3,7 +3,10 @@
 // total and the open holds, each hold with an expiry so a crashed caller's reservation lapses.
 // Redis (one Lua script per operation, atomic across instances) when the shared state is Redis,
 // otherwise an in-process twin with the same semantics (single instance). Amounts are integer
-// nano-USD so sums are exact and comparisons at the cap have no rounding drift.
+// nano-USD so sums are exact and comparisons at the cap have no rounding drift. An API key with
+// its own budget has its spend and reserved total tracked beside its organization's, and a hold
+// may carry the request's rate-limit counters, counted in the same atomic step.
+import { memoryCountersFor, type CounterHit, type MemoryCounters, type WindowCount } from '../rate-counters.js';
 import type { SharedState } from '../redis.js';
 import { RedisBudgetStore } from './budget-store.redis.js';
 
@@ -20,17 +23,34 @@ export interface PeriodRef {
   period: string;
 }
 
+/** An API key with a budget of its own (nano-USD per period). */
+export interface KeyBudget {
+  keyId: string;
+  cap: number;
+}
+
 export interface HoldRequest extends PeriodRef {
   holdId: string;
   amount: number;
   nowMs: number;
   expiresAtMs: number;
+  /** The hold must also fit this key's budget, and counts in its reserved total. */
+  key?: KeyBudget | undefined;
+  /** Rate-limit counters: counted first, and the hold is taken only when they admit the request. */
+  counters?: CounterHit[] | undefined;
+}
+
+/** The counters' outcome, when the hold carried counters (else absent). */
+interface Counted {
+  rate?: { admitted: boolean; windows: WindowCount[] };
 }
 
 export type HoldOutcome =
-  | { status: 'held' }
-  | { status: 'exceeded'; cap: number; spent: number; reserved: number }
-  /** The cap or the period's spend is not loaded yet: load them from the database and retry. */
+  | ({ status: 'held' } & Counted)
+  | ({ status: 'exceeded'; scope: 'organization' | 'key'; cap: number; spent: number; reserved: number } & Counted)
+  /** Rejected by a rate-limit counter: nothing was counted or held. */
+  | ({ status: 'limited' } & Required<Counted>)
+  /** The cap or the period's spend (the organization's or the key's) is not loaded yet: load them and retry. Nothing was counted. */
   | { status: 'uninitialised' };
 
 export interface PeriodState {
@@ -41,14 +61,14 @@ export interface PeriodState {
 
 export interface BudgetStore {
   hold(request: HoldRequest): Promise<HoldOutcome>;
-  /** Closes the hold (if still open) and adds `actual` to the period's spend. */
-  settle(ref: PeriodRef, holdId: string, actual: number): Promise<void>;
+  /** Closes the hold (if still open) and adds `actual` to the period's spend (and to `keyId`'s when tracked). */
+  settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void>;
   /** Closes the hold (if still open) without spending. */
   release(ref: PeriodRef, holdId: string): Promise<void>;
   /** Moves an open hold's expiry; false when it is closed or already expired (a lapsed hold never comes back). */
   renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean>;
-  /** Loads cap and spend where they are missing; values already present win. */
-  initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number): Promise<void>;
+  /** Loads cap and spend (and a key's spend) where they are missing; values already present win. */
+  initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number, key?: { keyId: string; spent: number }): Promise<void>;
   /** Stores the cap unless a newer version is already there. */
   setCap(organizationId: string, cap: CapSetting): Promise<void>;
   /** Current counters after dropping expired holds; undefined when not loaded. */
@@ -72,7 +92,7 @@ export function budgetStoreFor(shared: SharedState): BudgetStore {
   }
   const existing = memoryStores.get(shared);
   if (existing) return existing;
-  const store = new MemoryBudgetStore();
+  const store = new MemoryBudgetStore(memoryCountersFor(shared));
   memoryStores.set(shared, store);
   return store;
 }
@@ -80,7 +100,9 @@ export function budgetStoreFor(shared: SharedState): BudgetStore {
 interface MemoryPeriod {
   spent: number;
   reserved: number;
-  holds: Map<string, { amount: number; expiresAtMs: number }>;
+  holds: Map<string, { amount: number; expiresAtMs: number; keyId: string | undefined }>;
+  /** Keys with a budget: spend and reserved total. */
+  keys: Map<string, { spent: number; reserved: number }>;
 }
 
 /**
@@ -91,24 +113,39 @@ export class MemoryBudgetStore implements BudgetStore {
   private readonly caps = new Map<string, CapSetting>();
   private readonly periods = new Map<string, MemoryPeriod>();
 
+  constructor(private readonly counters: MemoryCounters) {}
+
   async hold(request: HoldRequest): Promise<HoldOutcome> {
     const cap = this.caps.get(request.organizationId);
     const period = this.periods.get(periodKey(request));
     if (!cap || !period) return { status: 'uninitialised' };
+    const key = request.key ? period.keys.get(request.key.keyId) : undefined;
+    if (request.key && !key) return { status: 'uninitialised' };
+    let rate: Counted['rate'];
+    if (request.counters) {
+      rate = this.counters.hit(request.counters);
+      if (!rate.admitted) return { status: 'limited', rate };
+    }
     dropExpiredHolds(period, request.nowMs);
     if (cap.cap !== null && period.spent + period.reserved + request.amount > cap.cap) {
-      return { status: 'exceeded', cap: cap.cap, spent: period.spent, reserved: period.reserved };
+      return { status: 'exceeded', scope: 'organization', cap: cap.cap, spent: period.spent, reserved: period.reserved, rate };
+    }
+    if (request.key && key && key.spent + key.reserved + request.amount > request.key.cap) {
+      return { status: 'exceeded', scope: 'key', cap: request.key.cap, spent: key.spent, reserved: key.reserved, rate };
     }
     period.reserved += request.amount;
-    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs });
-    return { status: 'held' };
+    if (key) key.reserved += request.amount;
+    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs, keyId: key ? request.key!.keyId : undefined });
+    return { status: 'held', rate };
   }
 
-  async settle(ref: PeriodRef, holdId: string, actual: number): Promise<void> {
+  async settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void> {
     const period = this.periods.get(periodKey(ref));
     if (!period) return;
     closeHold(period, holdId);
     period.spent += actual;
+    const key = keyId === undefined ? undefined : period.keys.get(keyId);
+    if (key) key.spent += actual;
   }
 
   async release(ref: PeriodRef, holdId: string): Promise<void> {
@@ -123,10 +160,12 @@ export class MemoryBudgetStore implements BudgetStore {
     return true;
   }
 
-  async initialise(ref: PeriodRef, cap: CapSetting, spent: number): Promise<void> {
+  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, _ttl: number, key?: { keyId: string; spent: number }): Promise<void> {
     if (!this.caps.has(ref.organizationId)) this.caps.set(ref.organizationId, cap);
-    const key = periodKey(ref);
-    if (!this.periods.has(key)) this.periods.set(key, { spent, reserved: 0, holds: new Map() });
+    const id = periodKey(ref);
+    if (!this.periods.has(id)) this.periods.set(id, { spent, reserved: 0, holds: new Map(), keys: new Map() });
+    const period = this.periods.get(id)!;
+    if (key && !period.keys.has(key.keyId)) period.keys.set(key.keyId, { spent: key.spent, reserved: 0 });
   }
 
   async setCap(organizationId: string, cap: CapSetting): Promise<void> {
@@ -151,6 +190,8 @@ function closeHold(period: MemoryPeriod, holdId: string): void {
   const hold = period.holds.get(holdId);
   if (!hold) return;
   period.reserved -= hold.amount;
+  const key = hold.keyId === undefined ? undefined : period.keys.get(hold.keyId);
+  if (key) key.reserved -= hold.amount;
   period.holds.delete(holdId);
 }
 

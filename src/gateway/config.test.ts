@@ -46,10 +46,10 @@ describe('gateway config', () => {
 
   it('defaults to the dev responder on every tier, and to keyed providers when keys are set', () => {
     const dev = createRouter(defaultGatewayConfig({}));
-    expect(dev.resolve('standard').map((t) => t.provider.type)).toEqual(['dev']);
+    expect(dev.resolve('standard', 'chat').map((t) => t.provider.type)).toEqual(['dev']);
     const keyed = createRouter(loadGatewayConfig({ file: undefined, env: {}, openaiApiKey: 'sk', anthropicApiKey: 'ant' }));
-    expect(keyed.resolve('standard').map((t) => t.provider.id)).toEqual(['openai', 'anthropic']);
-    expect(keyed.resolve('dev-echo')).toHaveLength(1);
+    expect(keyed.resolve('standard', 'chat').map((t) => t.provider.id)).toEqual(['openai', 'anthropic']);
+    expect(keyed.resolve('dev-echo', 'chat')).toHaveLength(1);
   });
 });
 

@@ -12,10 +12,12 @@
 // times the limit) and logs a warning at most every 30 s. Requests are never refused because
 // Redis is down.
 import type { Redis } from 'ioredis';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { metrics } from '../../metrics.js';
+import type { PendingAdmission } from '../../billing/budget.js';
+import { counterArgs, LUA_HIT_COUNTERS, memoryCountersFor, windowsFrom, type CounterHit, type HitResult, type WindowCount } from '../../rate-counters.js';
 import type { SharedState } from '../../redis.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from './auth.js';
@@ -41,26 +43,6 @@ export interface RateLimiterOptions {
   durationSeconds: number;
 }
 
-/** One counter a request is subject to: its full key, its window and how many requests it admits. */
-interface CounterHit {
-  key: string;
-  windowMs: number;
-  limit: number;
-}
-
-/** A counter after the request: requests counted in its window, and ms until the window ends. */
-interface WindowCount {
-  count: number;
-  msLeft: number;
-}
-
-/** The outcome of one request against all its counters. */
-interface HitResult {
-  /** True when every counter had room; only then was the request counted (in all of them). */
-  admitted: boolean;
-  windows: WindowCount[];
-}
-
 interface CounterStore {
   /** Counts the request in every counter if each has room, else in none. */
   hit(hits: CounterHit[]): Promise<HitResult>;
@@ -68,38 +50,17 @@ interface CounterStore {
 
 const FALLBACK_WARNING_INTERVAL_MS = 30_000;
 
-// KEYS: the counters; ARGV[i]: window of KEYS[i] in ms, ARGV[#KEYS + i]: its limit. First reads
-// every counter; only if each has room for one more request increments them all (starting a
-// window's expiry on its first hit). Returns {admitted (1/0), count1, pttl1, count2, pttl2, ...};
-// a counter with no window yet reports its full window length.
-const HIT_SCRIPT = `
-local n = #KEYS
-local counts = {}
-local ttls = {}
-local admitted = 1
-for i = 1, n do
-  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
-  ttls[i] = redis.call('PTTL', KEYS[i])
-  if counts[i] >= tonumber(ARGV[n + i]) then admitted = 0 end
-end
-if admitted == 1 then
-  for i = 1, n do
-    counts[i] = redis.call('INCR', KEYS[i])
-    if ttls[i] < 0 then
-      ttls[i] = tonumber(ARGV[i])
-      redis.call('PEXPIRE', KEYS[i], ttls[i])
-    end
-  end
-end
+// Returns {admitted (1/0), count1, pttl1, count2, pttl2, ...}.
+const HIT_SCRIPT = `${LUA_HIT_COUNTERS}
+local admitted, counts, ttls = hit_counters(1, #KEYS, 1)
 local out = {admitted}
-for i = 1, n do
-  if ttls[i] < 0 then ttls[i] = tonumber(ARGV[i]) end
+for i = 1, #KEYS do
   out[2 * i] = counts[i]
   out[2 * i + 1] = ttls[i]
 end
 return out`;
 
-type ScriptedRedis = Redis & { svcRateHit: (numberOfKeys: number, ...keysWindowsLimits: (string | number)[]) => Promise<number[]> };
+type ScriptedRedis = Redis & { svcRateHit: (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<number[]> };
 
 class RedisCounterStore implements CounterStore {
   private readonly redis: ScriptedRedis;
@@ -111,50 +72,15 @@ class RedisCounterStore implements CounterStore {
   }
 
   async hit(hits: CounterHit[]): Promise<HitResult> {
-    const reply = await this.redis.svcRateHit(
-      hits.length,
-      ...hits.map((h) => h.key),
-      ...hits.map((h) => h.windowMs),
-      ...hits.map((h) => h.limit),
-    );
-    return {
-      admitted: Number(reply[0]) === 1,
-      windows: hits.map((_, i) => ({ count: Number(reply[2 * i + 1]), msLeft: Number(reply[2 * i + 2]) })),
-    };
-  }
-}
-
-const MEMORY_SWEEP_SIZE = 10_000;
-
-class MemoryCounterStore implements CounterStore {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
-
-  // The same rule as HIT_SCRIPT: check every window, then count in all of them or in none.
-  async hit(hits: CounterHit[]): Promise<HitResult> {
-    const now = Date.now();
-    if (this.windows.size >= MEMORY_SWEEP_SIZE) this.sweep(now);
-    const windows = hits.map(({ key, windowMs }) => {
-      const window = this.windows.get(key);
-      return window && window.endsAt > now ? window : { count: 0, endsAt: now + windowMs };
-    });
-    const admitted = windows.every((window, i) => window.count < hits[i]!.limit);
-    if (admitted) {
-      windows.forEach((window, i) => {
-        window.count += 1;
-        this.windows.set(hits[i]!.key, window);
-      });
-    }
-    return { admitted, windows: windows.map((window) => ({ count: window.count, msLeft: window.endsAt - now })) };
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+    const reply = await this.redis.svcRateHit(hits.length, ...hits.map((h) => h.key), ...counterArgs(hits));
+    return { admitted: Number(reply[0]) === 1, windows: windowsFrom(reply, 1, hits.length) };
   }
 }
 
 /** Counters on the shared Redis, falling back to this instance's memory while Redis fails. */
 function counterStoreFor(deps: { shared: SharedState; logger: Logger }): CounterStore {
-  const memory = new MemoryCounterStore();
+  const counters = memoryCountersFor(deps.shared);
+  const memory: CounterStore = { hit: async (hits) => counters.hit(hits) };
   if (deps.shared.kind !== 'redis' || !deps.shared.redis) return memory;
   const redis = new RedisCounterStore(deps.shared.redis);
   let lastWarning = 0;
@@ -236,22 +162,76 @@ function tighter(a: RateLimitDecision, b: RateLimitDecision): RateLimitDecision 
   return a.remaining <= b.remaining ? a : b;
 }
 
-/** Per credential and per organization limits for authenticated routes (mount after `authenticate`). */
+/** Routes whose requests count their rate limits in the budget hold's script (one Redis round trip). */
+const GATEWAY_PATHS = new Set(['/chat/completions', '/embeddings']);
+const MINUTE_MS = 60_000;
+
+/**
+ * Per credential and per organization limits for authenticated routes (mount after
+ * `authenticate`). A key's own `rateLimitPerMinute` replaces the per-key default. Gateway calls
+ * (POST /v1/chat/completions, /v1/embeddings) are not counted here: they carry a
+ * PendingAdmission that the budget hold counts in the same script (see billing/budget.ts), and
+ * the route counts it alone if the request ends before any hold.
+ */
 export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): RequestHandler {
-  const limiters = createRateLimiters(deps, [
-    { name: 'credential', points: deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE, durationSeconds: 60 },
-    { name: 'organization', points: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE, durationSeconds: 60 },
-  ]);
+  const store = counterStoreFor(deps);
   return async (req, res, next) => {
     const caller = callerOf(req);
     const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
-    const [byCredential, byOrganization] = await limiters.consume([credential, caller.organizationId]);
+    // The organization in a hash tag: the counters share a cluster slot with its budget keys.
+    const hits: CounterHit[] = [
+      { key: `rl:credential:{${caller.organizationId}}:${credential}`, windowMs: MINUTE_MS, limit: caller.keyLimits?.rateLimitPerMinute ?? deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE },
+      { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
+    ];
+    const admission = new Admission(hits, res, store);
+    if (req.method === 'POST' && GATEWAY_PATHS.has(req.path)) {
+      req.admission = admission;
+    } else {
+      await admission.countAlone();
+    }
+    next();
+  };
+}
+
+/**
+ * Wraps a gateway route handler: a request counts its rate limits with its first budget hold; one
+ * that fails before any hold (bad body, unknown or forbidden model, DLP block) counts them here,
+ * alone, and an over-limit caller then gets the 429 instead of the other error.
+ */
+export function countingRateLimitOnFailure(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req, res) => {
+    try {
+      await handler(req, res);
+    } catch (error) {
+      await req.admission?.countAlone();
+      throw error;
+    }
+  };
+}
+
+/** A request's rate-limit counters, counted once: by its first budget hold, or alone. */
+class Admission implements PendingAdmission {
+  counted = false;
+
+  constructor(
+    readonly counters: CounterHit[],
+    private readonly res: Response,
+    private readonly store: CounterStore,
+  ) {}
+
+  apply(result: HitResult): void {
+    this.counted = true;
+    const [byCredential, byOrganization] = result.windows.map((counted, i) => decision(this.counters[i]!.limit, counted, result.admitted));
     const binding = tighter(byCredential!, byOrganization!);
     if (!binding.allowed) {
       metrics.rateLimitRejections.inc({ scope: byCredential!.allowed ? 'organization' : 'credential' });
       throw rateLimitedError(binding);
     }
-    setRateLimitHeaders(res, binding);
-    next();
-  };
+    if (!this.res.headersSent) setRateLimitHeaders(this.res, binding);
+  }
+
+  async countAlone(): Promise<void> {
+    if (this.counted) return;
+    this.apply(await this.store.hit(this.counters));
+  }
 }
