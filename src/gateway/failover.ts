@@ -32,6 +32,8 @@ export interface FailoverInput {
   promptTokens: number;
   signal: AbortSignal | undefined;
   log: AttemptLog;
+  /** Calls that produce no output tokens (embeddings): nothing is reserved for an answer. */
+  noOutput?: boolean;
   /** The calling key (its own budget) and the request's rate-limit counters, for the holds. */
   holdOptions?: ReserveOptions;
 }
@@ -48,7 +50,7 @@ export class Failover {
     let waitedForRetryAfter = false;
     for (let index = 0; index < available.length; index++) {
       const target = available[index]!;
-      const maxTokens = effectiveMaxTokens(input.requestedMaxTokens, target.model);
+      const maxTokens = input.noOutput ? 0 : effectiveMaxTokens(input.requestedMaxTokens, target.model);
       const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens), input.holdOptions);
       input.log.attempts += 1;
       input.log.target = target;
