@@ -1,6 +1,8 @@
 // The gateway extras of issue 18 through the official `openai` client (and plain HTTP where the
 // headers matter): GET /v1/models, POST /v1/embeddings, keys limited to some models, with their
 // own rate and monthly budget, and max_completion_tokens.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { embedMany, generateText } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_EMBEDDING_MODEL, FAKE_PRICES, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
@@ -265,5 +267,29 @@ describe('max_completion_tokens', () => {
     expect(primary.requests.map((r) => r.body.max_tokens)).toEqual([50, FAKE_PRICES.maxOutputTokens, 30]);
     const bad = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: hello, max_completion_tokens: 0 } });
     expect(bad.body.error).toMatchObject({ code: 'bad_request', param: 'max_completion_tokens' });
+  });
+});
+
+describe('through the AI SDK (@ai-sdk/openai-compatible)', () => {
+  it('embeds and completes with a limited key, and is refused another model', async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    const limited = await createKey(org, { models: ['fake-model', FAKE_EMBEDDING_MODEL] });
+    const gateway = createOpenAICompatible({ name: 'svc', baseURL: stack.baseUrl, apiKey: limited.key, includeUsage: true });
+
+    const { embeddings, usage } = await embedMany({ model: gateway.embeddingModel(FAKE_EMBEDDING_MODEL), values: ['alpha beta', 'gamma'], maxRetries: 0 });
+    expect(embeddings).toEqual([[10, 2, 0, 0], [5, 1, 0, 0]]);
+    expect(usage.tokens).toBe(6);
+
+    const text = await generateText({ model: gateway.chatModel('fake-model'), prompt: 'Say hello', maxOutputTokens: 40, maxRetries: 0 });
+    expect(text.text).toBe('Hello from the fake upstream');
+    expect(text.usage.inputTokens).toBe(11);
+    expect(primary.requests.at(-1)!.body.max_tokens).toBe(40);
+
+    const refused = await generateText({ model: gateway.chatModel('standard'), prompt: 'Hi', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ statusCode: 403 });
+    expect(String((refused as { responseBody?: string }).responseBody)).toContain('model_not_allowed');
+
+    const listed = await call<any>(stack.baseUrl, 'GET', '/models', { key: limited.key });
+    expect(listed.body.data.map((m: { id: string }) => m.id).sort()).toEqual(['fake-model', FAKE_EMBEDDING_MODEL].sort());
   });
 });
