@@ -229,6 +229,30 @@ describe('keys with their own limits', () => {
   });
 });
 
+describe('limits shared by every instance', () => {
+  it("counts a key's rate across two API instances sharing Redis, in parallel", async (context) => {
+    if (stack.runtime.shared.kind !== 'redis') context.skip();
+    const second = await startStack({ worker: false, shareWith: stack, env: { GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary, backup })) } });
+    try {
+      const org = await createTestOrganization(stack.runtime.orm);
+      const limited = await createKey(org, { rateLimitPerMinute: 5 });
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          call<any>([stack.baseUrl, second.baseUrl][i % 2]!, 'POST', i % 3 === 0 ? '/embeddings' : '/chat/completions', {
+            key: limited.key,
+            body: i % 3 === 0 ? { model: FAKE_EMBEDDING_MODEL, input: 'x' } : { model: 'fake-model', messages: hello },
+          }),
+        ),
+      );
+      expect(responses.filter((r) => r.status === 200)).toHaveLength(5);
+      expect(responses.filter((r) => r.status === 429)).toHaveLength(7);
+      expect(primary.requests).toHaveLength(5);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
 describe('20 parallel requests against a tight budget', () => {
   const MAX_TOKENS = 100;
   async function burst(key: string) {

@@ -5,7 +5,9 @@
 // use up its organization's quota and lock out the organization's other keys. Every
 // authenticated response carries X-RateLimit-Limit / -Remaining / -Reset (seconds until the
 // window resets) for the tighter of the two; a rejected request is 429 rate_limited with
-// Retry-After.
+// Retry-After. A key may carry its own per-minute limit (set at creation) instead of the default.
+// Gateway calls count the same counters inside the budget hold's script (billing/budget.ts,
+// PendingAdmission), so they cost one Redis round trip for both.
 //
 // When Redis is unreachable the limits stay enforced, per instance: counting falls back to an
 // in-memory twin with the same budget and the same rule (so N instances let through at most N
