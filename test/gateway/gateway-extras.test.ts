@@ -229,6 +229,32 @@ describe('keys with their own limits', () => {
   });
 });
 
+describe('Redis round trips', () => {
+  it('costs one script call before the upstream call (rate limits and budget hold together) and one settlement after', async (context) => {
+    if (stack.runtime.shared.kind !== 'redis') context.skip();
+    const org = await createTestOrganization(stack.runtime.orm);
+    const limited = await createKey(org, { monthlyBudget: 10, rateLimitPerMinute: 100 });
+    const send = () => call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: limited.key, body: { model: 'fake-model', messages: hello } });
+    expect((await send()).status).toBe(200); // loads the budget counters from the database
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const monitor = await stack.runtime.shared.redis!.duplicate().monitor();
+    const scripts: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      // Every key of the request carries the organization in its hash tag.
+      if (/^eval/i.test(args[0] ?? '') && args.some((arg) => arg.includes(`{${org.id}}`))) scripts.push(args);
+    });
+    const answered = await send();
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('x-ratelimit-limit')).toBe('100');
+    await waitFor(async () => scripts.length >= 2, { what: 'the settlement' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    monitor.disconnect();
+    // The hold (3 budget keys + 2 rate counters), then the settlement (2 keys).
+    expect(scripts.map((args) => Number(args[2]))).toEqual([5, 2]);
+  });
+});
+
 describe('limits shared by every instance', () => {
   it("counts a key's rate across two API instances sharing Redis, in parallel", async (context) => {
     if (stack.runtime.shared.kind !== 'redis') context.skip();
