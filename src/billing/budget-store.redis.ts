@@ -9,7 +9,7 @@
 // The hold script also counts the request's rate-limit counters (rl:...{org}...), so a gateway
 // request costs one round trip for both.
 import type { Redis } from 'ioredis';
-import { counterArgs, LUA_HIT_COUNTERS, windowsFrom } from '../rate-counters.js';
+import { counterArgs, LUA_HIT_COUNTERS, windowsFrom } from '../rate-limit/counters.js';
 import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, PeriodRef, PeriodState } from './budget-store.js';
 
 // Integers are formatted with %d: Lua numbers are doubles and tostring() would turn large ones

@@ -5,9 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import type { CounterHit } from '../rate-counters.js';
+import type { CounterHit } from '../rate-limit/counters.js';
 import { openSharedState, type SharedState } from '../redis.js';
-import { budgetStoreFor, type BudgetStore, type HoldRequest } from './budget-store.js';
+import type { BudgetStore, HoldRequest } from './budget-store.js';
+import { budgetStoreFor } from './budget-store-for.js';
 
 const stores: { name: string; open: () => Promise<SharedState> }[] = [
   { name: 'in-process twin', open: async () => openSharedState({}, createLogger({ level: 'silent' })) },

@@ -2,7 +2,7 @@
 // before (refused with 402 budget_exceeded past the monthly cap), keep the reservation alive
 // while the call runs, settle to the real cost after, release on failure. The billing feature
 // provides the real guard.
-import type { CounterHit, HitResult } from '../rate-counters.js';
+import type { CounterHit, HitResult } from '../rate-limit/counters.js';
 
 export interface BudgetReservation {
   id: string;

@@ -6,6 +6,7 @@
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { billingPeriodOf } from '../billing/period.js';
 import { badRequest, notFound } from '../errors.js';
+import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller } from './caller.js';
 import type { IdentityContext } from './context.js';
@@ -47,26 +48,29 @@ export interface CreatedApiKey {
 }
 
 /** `knownModels`: the model and tier ids of the gateway config; `models` must name only those. */
-export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInput, knownModels: readonly string[]): Promise<CreatedApiKey> {
-  const { em, caller } = ctx;
+export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInput, limits: QuotaLimits, knownModels: readonly string[]): Promise<CreatedApiKey> {
+  const { caller } = ctx;
   const unknown = (input.models ?? []).findIndex((model) => !knownModels.includes(model));
   if (unknown >= 0) throw badRequest(`models[${unknown}] is not a model or tier of the gateway: '${input.models![unknown]}'`, `models[${unknown}]`);
   const rawKey = generateApiKey();
-  const key = em.create(ApiKey, {
-    organization: em.getReference(Organization, caller.organizationId),
-    user: em.getReference(User, caller.userId),
-    name: input.name,
-    keyHash: hashApiKey(rawKey),
-    prefix: displayPrefix(rawKey),
-    models: input.models ? [...new Set(input.models)] : null,
-    monthlyBudget: input.monthlyBudget ?? null,
-    rateLimitPerMinute: input.rateLimitPerMinute ?? null,
-    createdAt: ctx.clock.now(),
+  return ctx.em.transactional(async (em) => {
+    await assertQuota(em, limits, 'api_keys', caller);
+    const key = em.create(ApiKey, {
+      organization: em.getReference(Organization, caller.organizationId),
+      user: em.getReference(User, caller.userId),
+      name: input.name,
+      keyHash: hashApiKey(rawKey),
+      prefix: displayPrefix(rawKey),
+      models: input.models ? [...new Set(input.models)] : null,
+      monthlyBudget: input.monthlyBudget ?? null,
+      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+      createdAt: ctx.clock.now(),
+    });
+    const keyLimits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute };
+    audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix, ...keyLimits });
+    await em.flush();
+    return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString(), ...keyLimits };
   });
-  const limits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute };
-  audit(ctx, 'api_key.created', key, { name: key.name, prefix: key.prefix, ...limits });
-  await em.flush();
-  return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString(), ...limits };
 }
 
 export async function listApiKeys(ctx: IdentityContext): Promise<{ apiKeys: ApiKeyView[]; total: number }> {

@@ -188,7 +188,7 @@ export const platformOperations: Operation[] = [
     description: 'Optional per-key gateway limits: `models` (model and tier ids of the gateway config; others get 403 `model_not_allowed`), `monthlyBudget` (USD; past it 402 `budget_exceeded`) and `rateLimitPerMinute` (shown in `X-RateLimit-*` when tighter than the organization\'s).',
     body: { id: 'CreateApiKeyRequest', schema: createApiKeyBody, required: true, example: { name: 'CI pipeline', models: ['standard'], monthlyBudget: 25, rateLimitPerMinute: 60 } },
     responses: { 201: { description: 'The new key', schema: r.createdApiKey } },
-    errors: [],
+    errors: ['quota_exceeded'],
   },
   {
     method: 'get',

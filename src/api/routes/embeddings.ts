@@ -4,7 +4,7 @@
 import { Router } from 'express';
 import { parseEmbeddingBody } from '../../gateway/embeddings.schemas.js';
 import type { ChatContext } from '../../gateway/types.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 import { countingRateLimitOnFailure } from '../middleware/rate-limit.js';
 

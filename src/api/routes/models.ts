@@ -2,7 +2,7 @@
 // OpenAI clients call first, e.g. `client.models.list()`).
 import { Router } from 'express';
 import { isModelAllowed } from '../../gateway/access.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function modelsRoutes(deps: AppDeps): Router {

@@ -3,7 +3,7 @@
 // round trip per request). The rule, in Redis and in memory alike: check every counter a request
 // is subject to and, only when all of them have room, count it in all of them. A rejected request
 // consumes nothing, so a key over its own limit cannot use up its organization's quota.
-import type { SharedState } from './redis.js';
+import type { SharedState } from '../redis.js';
 
 /** One counter a request is subject to: its full key, its window and how many requests it admits. */
 export interface CounterHit {
