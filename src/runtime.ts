@@ -55,7 +55,7 @@ export async function openRuntime(
     logger,
     reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
   });
-  const gateway = await createGateway({ config, logger, orm, budget, clock });
+  const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
   return {
     config,
     logger,

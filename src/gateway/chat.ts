@@ -3,6 +3,8 @@
 // one audit record, whatever the outcome.
 import { randomUUID } from 'node:crypto';
 import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
+import { StreamCapture, replayChunks } from './cache-answers.js';
+import { cacheKey, effectiveMaxAge, type CacheDirective, type CachedAnswer, type CacheOutcome, type ResponseCache } from './cache.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { countUsage, metrics } from '../metrics.js';
@@ -13,7 +15,7 @@ import { ClientAbortedError, abortedError, providerError, type AttemptLog, type 
 import { costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
-import type { Router } from './router.js';
+import type { RouteTarget, Router } from './router.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
@@ -31,6 +33,29 @@ export interface ChatCompletionStream {
   model: string;
   /** Deltas, then one final chunk with usage (from the upstream, or estimated). */
   chunks: AsyncIterable<NormalizedChunk>;
+  /** Set when the request used the response cache. */
+  cache?: CacheOutcome | undefined;
+}
+
+/** How the route asks for the response cache; runs pass nothing and never use it. */
+export interface ChatOptions {
+  /** The request's Cache-Control, parsed; undefined = the model's cacheTtlSeconds. */
+  cacheControl?: CacheDirective | undefined;
+  /** Consult the cache at all (the gateway route: yes; runs: no). */
+  cacheable?: boolean;
+}
+
+/** A request that uses the cache: where its entry lives and how old an answer it accepts. */
+interface Caching {
+  key: string;
+  maxAgeSeconds: number;
+}
+
+/** Who answered, when the audit record cannot take it from the last target tried (a cache hit). */
+interface AnsweredBy {
+  model: string;
+  provider: string;
+  upstreamModel: string;
 }
 
 export interface ChatServiceDeps {
@@ -42,6 +67,7 @@ export interface ChatServiceDeps {
   budget: BudgetGuard;
   recorder: RequestRecorder;
   clock: Clock;
+  cache: ResponseCache;
 }
 
 /** What one request has gathered for its audit record so far. */
@@ -62,12 +88,18 @@ export class ChatService {
     await Promise.all([...this.settling]);
   }
 
-  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionResult> {
+  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
     const trail = this.startTrail();
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: false };
+      const caching = this.caching(context, targets, upstreamRequest, options);
+      const hit = caching && (await this.lookup(caching));
+      if (hit) {
+        this.recordHit(context, request, trail, hit.answer, false);
+        return { ...resultOf(hit.answer), cache: hit.outcome };
+      }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
@@ -83,7 +115,11 @@ export class ChatService {
       const cost = costOf(target.model, usage);
       this.settle(answered.reservation, cost);
       this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
+      if (caching) {
+        this.store(caching, { ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason, ...usage, storedAt: this.deps.clock.now().getTime() });
+      }
       return {
+        cache: caching ? MISS : undefined,
         id: newCompletionId(),
         model: target.model.id,
         provider: target.provider.id,
@@ -101,12 +137,18 @@ export class ChatService {
   }
 
   /** Resolves once the first upstream content arrived; failover happens before that. */
-  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream> {
+  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
     const trail = this.startTrail();
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: true };
+      const caching = this.caching(context, targets, upstreamRequest, options);
+      const hit = caching && (await this.lookup(caching));
+      if (hit) {
+        this.recordHit(context, request, trail, hit.answer, true);
+        return { id: newCompletionId(), created: this.nowSeconds(), model: hit.answer.model, chunks: replayChunks(hit.answer), cache: hit.outcome };
+      }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
@@ -116,9 +158,10 @@ export class ChatService {
       const { head, rest } = answered.value;
       return {
         id: newCompletionId(),
-        created: Math.floor(this.deps.clock.now().getTime() / 1000),
+        created: this.nowSeconds(),
         model: answered.target.model.id,
-        chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest }),
+        chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest, caching }),
+        cache: caching ? MISS : undefined,
       };
     } catch (error) {
       throw this.recordFailure(context, request, trail, error, true);
@@ -129,10 +172,18 @@ export class ChatService {
   private async *relay(
     head: NormalizedChunk[],
     rest: AsyncIterator<NormalizedChunk>,
-    state: { context: ChatContext; request: ChatCompletionRequest; trail: Trail; answered: Awaited<ReturnType<Failover['run']>>; prompt: PromptInput },
+    state: {
+      context: ChatContext;
+      request: ChatCompletionRequest;
+      trail: Trail;
+      answered: Awaited<ReturnType<Failover['run']>>;
+      prompt: PromptInput;
+      caching: Caching | undefined;
+    },
   ): AsyncGenerator<NormalizedChunk> {
-    const { context, request, trail, answered } = state;
+    const { context, request, trail, answered, caching } = state;
     const output = new OutputTally();
+    const capture = caching ? new StreamCapture() : undefined;
     let settled = false;
     // A stream may outlast the reservation TTL (the upstream timeout only bounds idle gaps).
     const stopRenewal = this.deps.budget.keepAlive(answered.reservation);
@@ -145,11 +196,19 @@ export class ChatService {
       const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
       const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
       this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
+      // Only a whole answer is worth replaying.
+      if (capture && caching && outcome === 'success') {
+        this.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
+      }
       return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
     };
     try {
-      for (const chunk of head) if (output.take(chunk)) yield chunk;
+      for (const chunk of head) {
+        capture?.take(chunk);
+        if (output.take(chunk)) yield chunk;
+      }
       for (let next = await rest.next(); !next.done; next = await rest.next()) {
+        capture?.take(next.value);
         if (output.take(next.value)) yield next.value;
       }
       const usage = await finish('success');
@@ -181,6 +240,38 @@ export class ChatService {
     });
     this.settling.add(settling);
     void settling.finally(() => this.settling.delete(settling));
+  }
+
+  /** Whether and how this request uses the cache: the route's requests only, max-age above 0. */
+  private caching(context: ChatContext, targets: RouteTarget[], request: ChatCompletionRequest, options: ChatOptions): Caching | undefined {
+    if (!options.cacheable) return undefined;
+    const maxAgeSeconds = effectiveMaxAge(options.cacheControl, targets[0]?.model.cacheTtlSeconds ?? 0);
+    if (maxAgeSeconds <= 0) return undefined;
+    return { key: cacheKey(context.organizationId, request), maxAgeSeconds };
+  }
+
+  /** A stored answer young enough for this request, with its age. */
+  private async lookup(caching: Caching): Promise<{ answer: CachedAnswer; outcome: CacheOutcome } | undefined> {
+    const answer = await this.deps.cache.get(caching.key);
+    if (!answer) return undefined;
+    const ageSeconds = Math.max(0, Math.floor((this.deps.clock.now().getTime() - answer.storedAt) / 1000));
+    if (ageSeconds > caching.maxAgeSeconds) return undefined;
+    return { answer, outcome: { status: 'HIT', ageSeconds } };
+  }
+
+  /** Off the answer's path: a failed write only costs a later miss (the cache logs it). */
+  private store(caching: Caching, answer: CachedAnswer): void {
+    void this.deps.cache.set(caching.key, answer, caching.maxAgeSeconds);
+  }
+
+  /** A hit is audited and metered like an answer, flagged cached and costing nothing. */
+  private recordHit(context: ChatContext, request: ChatCompletionRequest, trail: Trail, answer: CachedAnswer, stream: boolean): void {
+    const usage = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false, cost: 0 };
+    this.record(context, request, trail, 'success', 200, null, usage, stream, answer);
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.deps.clock.now().getTime() / 1000);
   }
 
   private async inspect(context: ChatContext, messages: ChatMessage[], trail: Trail): Promise<ChatMessage[]> {
@@ -223,8 +314,10 @@ export class ChatService {
     errorCode: string | null,
     usage: TokenCounts & { estimated: boolean; cost: number },
     stream: boolean,
+    cachedBy?: AnsweredBy,
   ): void {
     const target = trail.target;
+    const by = cachedBy ?? (target && answeredBy(target));
     if (target && usage.inputTokens + usage.outputTokens > 0) countUsage(target.model.id, usage);
     const entry: GatewayRequestEntry = {
       organizationId: context.organizationId,
@@ -234,9 +327,9 @@ export class ChatService {
       runId: context.runId ?? null,
       requestId: context.requestId ?? null,
       modelRequested: request.model,
-      model: target?.model.id ?? null,
-      provider: target?.provider.id ?? null,
-      upstreamModel: target?.upstreamModel ?? null,
+      model: by?.model ?? null,
+      provider: by?.provider ?? null,
+      upstreamModel: by?.upstreamModel ?? null,
       stream,
       attempts: trail.attempts,
       outcome,
@@ -246,6 +339,7 @@ export class ChatService {
       ...usage,
       dlpFindings: trail.findings,
       promptText: trail.promptText,
+      cached: cachedBy !== undefined,
       createdAt: this.deps.clock.now(),
     };
     this.deps.recorder.record(entry);
@@ -294,6 +388,27 @@ class OutputTally {
     if (this.reported) return { ...this.reported, estimated: false };
     return { inputTokens: await countPromptTokens(prompt), outputTokens: await countCompletionTokens(this.text, this.toolArguments), estimated: true };
   }
+}
+
+const MISS: CacheOutcome = { status: 'MISS', ageSeconds: 0 };
+
+function answeredBy(target: RouteTarget): AnsweredBy {
+  return { model: target.model.id, provider: target.provider.id, upstreamModel: target.upstreamModel };
+}
+
+function resultOf(answer: CachedAnswer): ChatCompletionResult {
+  return {
+    id: newCompletionId(),
+    model: answer.model,
+    provider: answer.provider,
+    upstreamModel: answer.upstreamModel,
+    content: answer.content,
+    toolCalls: answer.toolCalls,
+    finishReason: answer.finishReason,
+    usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false },
+    cost: 0,
+    attempts: 0,
+  };
 }
 
 function newCompletionId(): string {

@@ -4,6 +4,7 @@
 // that hangs up aborts the upstream call.
 import { Router, type Response } from 'express';
 import { AppError } from '../../errors.js';
+import { parseCacheControl, type CacheOutcome } from '../../gateway/cache.js';
 import { parseChatCompletionBody } from '../../gateway/chat.schemas.js';
 import { SSE_DONE, toCompletionBody, toSseEvents } from '../../gateway/openai-format.js';
 import type { ChatContext } from '../../gateway/types.js';
@@ -22,16 +23,20 @@ export function chatCompletionsRoutes(deps: AppDeps): Router {
       source: 'gateway',
       requestId: req.requestId,
     };
+    // Cache-Control is read only here: a cached answer is the gateway's, not an HTTP cache's.
+    const options = { cacheable: true, cacheControl: parseCacheControl(req.get('cache-control')) };
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
     if (!request.stream) {
-      const result = await deps.gateway.complete(request, context, abort.signal);
+      const result = await deps.gateway.complete(request, context, abort.signal, options);
+      setCacheHeaders(res, result.cache);
       res.json(toCompletionBody(result, Math.floor(deps.clock.now().getTime() / 1000)));
       return;
     }
-    const stream = await deps.gateway.stream(request, context, abort.signal);
+    const stream = await deps.gateway.stream(request, context, abort.signal, options);
+    setCacheHeaders(res, stream.cache);
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -53,6 +58,13 @@ export function chatCompletionsRoutes(deps: AppDeps): Router {
     res.end(SSE_DONE);
   });
   return router;
+}
+
+/** X-Cache and Age (RFC 9111) when the request used the response cache. */
+function setCacheHeaders(res: Response, cache: CacheOutcome | undefined): void {
+  if (!cache) return;
+  res.setHeader('x-cache', cache.status);
+  res.setHeader('age', String(cache.ageSeconds));
 }
 
 function drained(res: Response): Promise<void> {
