@@ -12,6 +12,7 @@ import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
+import { startTracing } from './telemetry/tracing.js';
 import { connectTemporal } from './temporal.js';
 
 export interface Runtime extends AppDeps {
@@ -34,6 +35,8 @@ export async function openRuntime(
   overrides: { database?: DatabaseTarget; clock?: Clock } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
+  // Before anything that makes spans or Temporal clients: the interceptors need the provider.
+  await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
   const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
   const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
   const temporal = await connectTemporal({

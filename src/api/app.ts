@@ -8,6 +8,8 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { jsonBody, rejectNulCharacters, requireJsonMediaType } from './middleware/body.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { traceRequests } from './middleware/tracing.js';
+import { tracing } from '../telemetry/tracing.js';
 import { billingRoutes } from './routes/billing.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
@@ -47,6 +49,9 @@ export function buildApp(deps: AppDeps): Express {
   app.use(requireJsonMediaType());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   app.use(rejectNulCharacters());
+  // After body parsing: the span's context must be current when the routes run, and a body
+  // stream's callbacks would not carry it.
+  if (tracing()) app.use(traceRequests());
 
   const v1 = express.Router();
   for (const routes of publicV1Routes) v1.use(routes(deps));

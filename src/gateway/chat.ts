@@ -3,8 +3,8 @@
 // one audit record, whatever the outcome.
 import { randomUUID } from 'node:crypto';
 import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
-import { StreamCapture, replayChunks } from './cache-answers.js';
-import { cacheKey, effectiveMaxAge, type CacheDirective, type CachedAnswer, type CacheOutcome, type ResponseCache } from './cache.js';
+import { AnswerCache, StreamCapture, replayChunks, resultOf, type Caching, type ChatOptions } from './cache-answers.js';
+import type { CachedAnswer, CacheOutcome, ResponseCache } from './cache.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { countUsage, metrics } from '../metrics.js';
@@ -16,6 +16,7 @@ import { costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
 import type { RouteTarget, Router } from './router.js';
+import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
@@ -37,26 +38,14 @@ export interface ChatCompletionStream {
   cache?: CacheOutcome | undefined;
 }
 
-/** How the route asks for the response cache; runs pass nothing and never use it. */
-export interface ChatOptions {
-  /** The request's Cache-Control, parsed; undefined = the model's cacheTtlSeconds. */
-  cacheControl?: CacheDirective | undefined;
-  /** Consult the cache at all (the gateway route: yes; runs: no). */
-  cacheable?: boolean;
-}
-
-/** A request that uses the cache: where its entry lives and how old an answer it accepts. */
-interface Caching {
-  key: string;
-  maxAgeSeconds: number;
-}
-
 /** Who answered, when the audit record cannot take it from the last target tried (a cache hit). */
 interface AnsweredBy {
   model: string;
   provider: string;
   upstreamModel: string;
 }
+
+export type { ChatOptions } from './cache-answers.js';
 
 export interface ChatServiceDeps {
   config: GatewayConfig;
@@ -75,13 +64,19 @@ interface Trail extends AttemptLog {
   startedAt: number;
   findings: Record<string, number>;
   promptText: string | null;
+  /** Trace spans of the request and of the upstream call being streamed (traces on only). */
+  span: Span | undefined;
+  upstreamSpan?: Span | undefined;
 }
 
 export class ChatService {
   /** Settlements still in flight: they run after the answer is sent, and `drain` awaits them. */
   private readonly settling = new Set<Promise<void>>();
+  private readonly answers: AnswerCache;
 
-  constructor(private readonly deps: ChatServiceDeps) {}
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.answers = new AnswerCache(deps.cache, deps.clock);
+  }
 
   /** Resolves once every settlement started so far has finished (graceful shutdown). */
   async drain(): Promise<void> {
@@ -89,22 +84,23 @@ export class ChatService {
   }
 
   async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
-    const trail = this.startTrail();
+    const trail = this.startTrail(request);
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: false };
-      const caching = this.caching(context, targets, upstreamRequest, options);
-      const hit = caching && (await this.lookup(caching));
+      const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
+      const hit = caching && (await this.answers.lookup(caching));
       if (hit) {
         this.recordHit(context, request, trail, hit.answer, false);
-        return { ...resultOf(hit.answer), cache: hit.outcome };
+        return { ...resultOf(hit.answer, newCompletionId()), cache: hit.outcome };
       }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
         (target, maxTokens) =>
-          this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }),
+          this.traced(trail, target, false, () =>
+            this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
       );
       const { target, value: completion } = answered;
       const usage = completion.usage ?? {
@@ -116,7 +112,7 @@ export class ChatService {
       this.settle(answered.reservation, cost);
       this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
       if (caching) {
-        this.store(caching, { ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason, ...usage, storedAt: this.deps.clock.now().getTime() });
+        this.answers.store(caching, { ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason, ...usage, storedAt: this.deps.clock.now().getTime() });
       }
       return {
         cache: caching ? MISS : undefined,
@@ -138,13 +134,13 @@ export class ChatService {
 
   /** Resolves once the first upstream content arrived; failover happens before that. */
   async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
-    const trail = this.startTrail();
+    const trail = this.startTrail(request);
     try {
       const targets = this.deps.router.resolve(request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: true };
-      const caching = this.caching(context, targets, upstreamRequest, options);
-      const hit = caching && (await this.lookup(caching));
+      const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
+      const hit = caching && (await this.answers.lookup(caching));
       if (hit) {
         this.recordHit(context, request, trail, hit.answer, true);
         return { id: newCompletionId(), created: this.nowSeconds(), model: hit.answer.model, chunks: replayChunks(hit.answer), cache: hit.outcome };
@@ -153,7 +149,8 @@ export class ChatService {
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
         (target, maxTokens) =>
-          openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
+          this.traced(trail, target, true, () =>
+            openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),
       );
       const { head, rest } = answered.value;
       return {
@@ -198,7 +195,7 @@ export class ChatService {
       this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
       // Only a whole answer is worth replaying.
       if (capture && caching && outcome === 'success') {
-        this.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
+        this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
       }
       return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
     };
@@ -242,28 +239,6 @@ export class ChatService {
     void settling.finally(() => this.settling.delete(settling));
   }
 
-  /** Whether and how this request uses the cache: the route's requests only, max-age above 0. */
-  private caching(context: ChatContext, targets: RouteTarget[], request: ChatCompletionRequest, options: ChatOptions): Caching | undefined {
-    if (!options.cacheable) return undefined;
-    const maxAgeSeconds = effectiveMaxAge(options.cacheControl, targets[0]?.model.cacheTtlSeconds ?? 0);
-    if (maxAgeSeconds <= 0) return undefined;
-    return { key: cacheKey(context.organizationId, request), maxAgeSeconds };
-  }
-
-  /** A stored answer young enough for this request, with its age. */
-  private async lookup(caching: Caching): Promise<{ answer: CachedAnswer; outcome: CacheOutcome } | undefined> {
-    const answer = await this.deps.cache.get(caching.key);
-    if (!answer) return undefined;
-    const ageSeconds = Math.max(0, Math.floor((this.deps.clock.now().getTime() - answer.storedAt) / 1000));
-    if (ageSeconds > caching.maxAgeSeconds) return undefined;
-    return { answer, outcome: { status: 'HIT', ageSeconds } };
-  }
-
-  /** Off the answer's path: a failed write only costs a later miss (the cache logs it). */
-  private store(caching: Caching, answer: CachedAnswer): void {
-    void this.deps.cache.set(caching.key, answer, caching.maxAgeSeconds);
-  }
-
   /** A hit is audited and metered like an answer, flagged cached and costing nothing. */
   private recordHit(context: ChatContext, request: ChatCompletionRequest, trail: Trail, answer: CachedAnswer, stream: boolean): void {
     const usage = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false, cost: 0 };
@@ -288,8 +263,23 @@ export class ChatService {
     return inspected.messages;
   }
 
-  private startTrail(): Trail {
-    return { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null };
+  private startTrail(request: ChatCompletionRequest): Trail {
+    return { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null, span: startRequestSpan(request) };
+  }
+
+  /** Runs one upstream call inside its child span; a stream's span stays open until the stream ends. */
+  private async traced<T>(trail: Trail, target: RouteTarget, stream: boolean, call: () => Promise<T>): Promise<T> {
+    const span = startUpstreamSpan(trail.span, target);
+    if (!span) return call();
+    try {
+      const value = await call();
+      if (stream) trail.upstreamSpan = span;
+      else endUpstreamSpan(span);
+      return value;
+    } catch (error) {
+      endUpstreamSpan(span, error);
+      throw error;
+    }
   }
 
   private recordFailure(context: ChatContext, request: ChatCompletionRequest, trail: Trail, error: unknown, stream: boolean): unknown {
@@ -343,6 +333,10 @@ export class ChatService {
       createdAt: this.deps.clock.now(),
     };
     this.deps.recorder.record(entry);
+    if (trail.span) {
+      endUpstreamSpan(trail.upstreamSpan, outcome === 'success' ? undefined : new Error(outcome));
+      endRequestSpan(trail.span, { ...entry, providerType: cachedBy ? null : (target?.provider.type ?? null) });
+    }
   }
 }
 
@@ -394,21 +388,6 @@ const MISS: CacheOutcome = { status: 'MISS', ageSeconds: 0 };
 
 function answeredBy(target: RouteTarget): AnsweredBy {
   return { model: target.model.id, provider: target.provider.id, upstreamModel: target.upstreamModel };
-}
-
-function resultOf(answer: CachedAnswer): ChatCompletionResult {
-  return {
-    id: newCompletionId(),
-    model: answer.model,
-    provider: answer.provider,
-    upstreamModel: answer.upstreamModel,
-    content: answer.content,
-    toolCalls: answer.toolCalls,
-    finishReason: answer.finishReason,
-    usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false },
-    cost: 0,
-    attempts: 0,
-  };
 }
 
 function newCompletionId(): string {
