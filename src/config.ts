@@ -118,6 +118,8 @@ const envSchema = z.object({
   TOOLS_TEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Connection health tests running at once in one API process (each starts a connector); beyond it 429. */
   TOOLS_TEST_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** API processes serving the port (node:cluster); default one per core in production, 1 otherwise. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   /** Traces on when set (OTLP over HTTP, `<endpoint>/v1/traces`); the other OTEL_* names are read by the SDK. */
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url().optional()),
   /** The traces URL itself, instead of OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
