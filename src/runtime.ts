@@ -12,6 +12,7 @@ import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
+import { clientTracingInterceptors } from './telemetry/temporal-tracing.js';
 import { startTracing } from './telemetry/tracing.js';
 import { connectTemporal } from './temporal.js';
 
@@ -43,6 +44,7 @@ export async function openRuntime(
     address: temporalAddress(config),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    interceptors: await clientTracingInterceptors(),
   });
   const secrets = createSecretBox(resolveSecretKey(config, logger));
   const mailer = createMailer({

@@ -54,7 +54,6 @@ function tsx(role: string, env: Record<string, string> = {}) {
 
 /** The production build of the API with auth, Redis rate limits, DLP, budget and usage records on. */
 async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalDevServer({ port: await freePort() });
   const database = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, 'bench_gateway') : undefined;
   cleanups.push(async () => {
@@ -132,6 +131,9 @@ const messages = [{ role: 'user', content: 'Summarize the meeting notes in two s
 const chatBody = (model: string) => (stream: boolean) => JSON.stringify({ model, messages, stream });
 
 async function main(): Promise<void> {
+  // Built first: the synchronous build blocks this process, and a child's READY line arriving
+  // meanwhile would be read only after its start-up timer had fired (a loaded machine takes minutes).
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   const [upstream, slowUpstream] = await Promise.all([tsx('upstream'), tsx('upstream-slow')]);
   const upstreamUrl = upstream.match[1]!;
   const [bare, gateway] = await Promise.all([tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }), startGateway(upstreamUrl, slowUpstream.match[1]!)]);

@@ -3,6 +3,7 @@
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { workerTracingOptions } from '../telemetry/temporal-tracing.js';
 
 export interface WorkerOptions {
   address: string;
@@ -69,6 +70,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ...(options.identity ? { identity: options.identity } : {}),
     ...capacity(options.activityDeps.config),
     shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
+    ...(await workerTracingOptions()),
   });
   const done = worker.run();
   return {
