@@ -15,7 +15,7 @@ import { apiKeysRoutes } from './routes/api-keys.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
 import { authRoutes } from './routes/auth.js';
 import { automationsRoutes } from './routes/automations.js';
-import { chatCompletionsRoutes } from './routes/chat-completions.js';
+import { gatewayRoutes } from './routes/chat-completions.js';
 import { diagnosticsRoutes } from './routes/diagnostics.js';
 import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
@@ -33,7 +33,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, chatCompletionsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();
@@ -42,21 +42,23 @@ export function buildApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
   app.set('query parser', 'simple');
 
+  const body = [requireJsonMediaType(), jsonBody(deps.config.BODY_LIMIT_BYTES), rejectNulCharacters()];
+  // After body parsing: the span's context must be current when the routes run, and a body
+  // stream's callbacks would not carry it. Mounted only when traces are on.
+  const traced = tracing() ? [traceRequests()] : [];
+  const authenticated = [authenticate(deps), rateLimit(deps)];
+
   app.use(requestContext(deps.logger));
+  // The gateway's hot path first, with the same checks and nothing else (see gatewayRoutes).
+  app.use(gatewayRoutes(deps, [...body, ...traced, ...authenticated]));
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));
-  app.use(requireJsonMediaType());
-  app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
-  app.use(rejectNulCharacters());
-  // After body parsing: the span's context must be current when the routes run, and a body
-  // stream's callbacks would not carry it.
-  if (tracing()) app.use(traceRequests());
+  for (const handler of [...body, ...traced]) app.use(handler);
 
   const v1 = express.Router();
   for (const routes of publicV1Routes) v1.use(routes(deps));
-  v1.use(authenticate(deps));
-  v1.use(rateLimit(deps));
+  for (const handler of authenticated) v1.use(handler);
   for (const routes of authenticatedV1Routes) v1.use(routes(deps));
   app.use('/v1', v1);
 

@@ -2,7 +2,7 @@
 // Streams start (headers included) only once the first upstream content arrived, so failover
 // stays invisible; a failure after that ends the stream with an error event and [DONE]; a client
 // that hangs up aborts the upstream call.
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { AppError } from '../../errors.js';
 import { parseCacheControl, type CacheOutcome } from '../../gateway/cache.js';
 import { parseChatCompletionBody } from '../../gateway/chat.schemas.js';
@@ -11,9 +11,19 @@ import type { ChatContext } from '../../gateway/types.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf } from '../middleware/auth.js';
 
-export function chatCompletionsRoutes(deps: AppDeps): Router {
+/**
+ * The gateway's OpenAI-compatible routes, mounted at the app's root ahead of everything else with
+ * only the middleware they need (`before`: body parsing, authentication, rate limit): a request
+ * for them walks none of the other routers. POST /v1/embeddings belongs here too.
+ */
+export function gatewayRoutes(deps: AppDeps, before: RequestHandler[]): Router {
   const router = Router();
-  router.post('/chat/completions', async (req, res) => {
+  router.post('/v1/chat/completions', ...before, chatCompletions(deps));
+  return router;
+}
+
+function chatCompletions(deps: AppDeps): RequestHandler {
+  return async (req, res) => {
     const { request, includeUsage } = parseChatCompletionBody(req.body);
     const caller = callerOf(req);
     const context: ChatContext = {
@@ -56,8 +66,7 @@ export function chatCompletionsRoutes(deps: AppDeps): Router {
       res.write(`data: ${JSON.stringify(failure.toBody())}\n\n`);
     }
     res.end(SSE_DONE);
-  });
-  return router;
+  };
 }
 
 /** X-Cache and Age (RFC 9111) when the request used the response cache. */
