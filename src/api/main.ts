@@ -8,7 +8,7 @@ import { openDatabase } from '../db/orm.js';
 import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
 import { databaseTarget, openRuntime } from '../runtime.js';
-import { runMain } from '../dev/process.js';
+import { runMain } from '../process-lifecycle.js';
 import { apiProcessCount, isFirstApiProcess, isForkedApiProcess, superviseApiProcesses } from './cluster.js';
 import { startApi } from './server.js';
 

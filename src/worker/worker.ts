@@ -2,7 +2,8 @@
 // dependencies. Used by the worker process, the dev runner and the tests.
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
-import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivities } from '../activities/index.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { workerTracingOptions } from '../telemetry/temporal-tracing.js';
 
 export interface WorkerOptions {
@@ -10,7 +11,7 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   bundlePath: string;
-  activityDeps: ActivityDeps;
+  activityDeps: AppDeps;
   identity?: string;
   /** How long running activities get to finish when the worker stops (default 10 s). */
   shutdownGraceMs?: number;
@@ -86,7 +87,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 }
 
 /** The worker's capacity settings: the sticky queue timeout, and the configured limits (else the SDK's). */
-export function capacity(config: Pick<ActivityDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
+export function capacity(config: Pick<AppDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
   stickyQueueScheduleToStartTimeout: number;
   maxCachedWorkflows?: number;
   maxConcurrentActivityTaskExecutions?: number;

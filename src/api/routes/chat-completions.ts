@@ -8,7 +8,7 @@ import { parseCacheControl, type CacheOutcome } from '../../gateway/cache.js';
 import { parseChatCompletionBody } from '../../gateway/chat.schemas.js';
 import { SSE_DONE, toCompletionBody, toSseEvents } from '../../gateway/openai-format.js';
 import type { ChatContext } from '../../gateway/types.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 /**
