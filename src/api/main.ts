@@ -3,14 +3,11 @@
 // of a node:cluster: it migrates and bootstraps once, then forks the API processes (cluster.ts).
 import cluster from 'node:cluster';
 import { loadConfig } from '../config.js';
-import { reconcileAutomationWorkflowsInBackground } from '../automations/automation-workflows.js';
 import { openDatabase } from '../db/orm.js';
 import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
-import { databaseTarget, openRuntime } from '../runtime.js';
 import { runMain } from '../process-lifecycle.js';
 import { apiProcessCount, isFirstApiProcess, isForkedApiProcess, superviseApiProcesses } from './cluster.js';
-import { startApi } from './server.js';
 
 await runMain('api', async () => {
   const config = loadConfig();
@@ -20,12 +17,19 @@ await runMain('api', async () => {
 
   if (cluster.isPrimary && processes.count > 1) {
     // Once, before the forks open the database: they would race each other to migrate.
-    const orm = await openDatabase(databaseTarget(config), logger);
+    // Several processes only run on PostgreSQL (apiProcessCount).
+    const orm = await openDatabase({ databaseUrl: config.DATABASE_URL! }, logger);
     announceBootstrap(await bootstrapOnFirstStart(orm, config, logger));
     await orm.close();
     return superviseApiProcesses(processes.count, logger);
   }
 
+  // Loaded here, not at the top: the primary never serves requests and stays small without them.
+  const [{ openRuntime }, { startApi }, { reconcileAutomationWorkflowsInBackground }] = await Promise.all([
+    import('../runtime.js'),
+    import('./server.js'),
+    import('../automations/automation-workflows.js'),
+  ]);
   const runtime = await openRuntime(config, logger);
   if (!isForkedApiProcess()) announceBootstrap(await bootstrapOnFirstStart(runtime.orm, config, logger));
   const api = await startApi(runtime, { port: config.PORT, host: config.HOST });
