@@ -248,7 +248,7 @@ function printTable(rows: { name: string; rssMb: number; r: Record<string, LoadR
 }
 
 async function waitForHttp(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000; // a loaded machine starts the cluster slowly
   while (Date.now() < deadline) {
     try {
       await fetch(url);
