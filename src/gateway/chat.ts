@@ -8,6 +8,7 @@ import type { CachedAnswer, CacheOutcome, ResponseCache } from './cache.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { countUsage, metrics } from '../metrics.js';
+import { assertModelAllowed, holdOptionsOf } from './access.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
@@ -86,7 +87,8 @@ export class ChatService {
   async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
     const trail = this.startTrail(request);
     try {
-      const targets = this.deps.router.resolve(request.model);
+      const targets = this.deps.router.resolve(request.model, 'chat');
+      assertModelAllowed(context, request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: false };
       const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
@@ -97,7 +99,7 @@ export class ChatService {
       }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
         (target, maxTokens) =>
           this.traced(trail, target, false, () =>
             this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
@@ -136,7 +138,8 @@ export class ChatService {
   async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
     const trail = this.startTrail(request);
     try {
-      const targets = this.deps.router.resolve(request.model);
+      const targets = this.deps.router.resolve(request.model, 'chat');
+      assertModelAllowed(context, request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: true };
       const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
@@ -147,7 +150,7 @@ export class ChatService {
       }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
         (target, maxTokens) =>
           this.traced(trail, target, true, () =>
             openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),

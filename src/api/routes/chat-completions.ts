@@ -10,20 +10,23 @@ import { SSE_DONE, toCompletionBody, toSseEvents } from '../../gateway/openai-fo
 import type { ChatContext } from '../../gateway/types.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
+import { countingRateLimitOnFailure } from '../middleware/rate-limit.js';
+import { embeddings } from './embeddings.js';
 
 /**
  * The gateway's OpenAI-compatible routes, mounted at the app's root ahead of everything else with
  * only the middleware they need (`before`: body parsing, authentication, rate limit): a request
- * for them walks none of the other routers. POST /v1/embeddings belongs here too.
+ * for them walks none of the other routers.
  */
 export function gatewayRoutes(deps: AppDeps, before: RequestHandler[]): Router {
   const router = Router();
   router.post('/v1/chat/completions', ...before, chatCompletions(deps));
+  router.post('/v1/embeddings', ...before, embeddings(deps));
   return router;
 }
 
 function chatCompletions(deps: AppDeps): RequestHandler {
-  return async (req, res) => {
+  return countingRateLimitOnFailure(async (req, res) => {
     const { request, includeUsage } = parseChatCompletionBody(req.body);
     const caller = callerOf(req);
     const context: ChatContext = {
@@ -32,6 +35,8 @@ function chatCompletions(deps: AppDeps): RequestHandler {
       apiKeyId: caller.apiKeyId ?? undefined,
       source: 'gateway',
       requestId: req.requestId,
+      keyLimits: caller.keyLimits,
+      admission: req.admission,
     };
     // Cache-Control is read only here: a cached answer is the gateway's, not an HTTP cache's.
     const options = { cacheable: true, cacheControl: parseCacheControl(req.get('cache-control')) };
@@ -66,7 +71,7 @@ function chatCompletions(deps: AppDeps): RequestHandler {
       res.write(`data: ${JSON.stringify(failure.toBody())}\n\n`);
     }
     res.end(SSE_DONE);
-  };
+  });
 }
 
 /** X-Cache and Age (RFC 9111) when the request used the response cache. */
