@@ -12,15 +12,15 @@ import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
+import { createPayloadCodec } from './payloads/data-converters.js';
 import { connectTemporal } from './temporal.js';
+import { temporalConnectionOptions } from './temporal-connection.js';
 
 export interface Runtime extends AppDeps {
   close(): Promise<void>;
 }
 
-export function temporalAddress(config: Config): string {
-  return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_PORT}`;
-}
+export { temporalAddress } from './temporal-connection.js';
 
 export function databaseTarget(config: Config): DatabaseTarget {
   return config.DATABASE_URL
@@ -36,12 +36,14 @@ export async function openRuntime(
   const clock = overrides.clock ?? systemClock;
   const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
   const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+  const secretKey = resolveSecretKey(config, logger);
   const temporal = await connectTemporal({
-    address: temporalAddress(config),
+    connection: temporalConnectionOptions(config),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    codec: createPayloadCodec(secretKey, config),
   });
-  const secrets = createSecretBox(resolveSecretKey(config, logger));
+  const secrets = createSecretBox(secretKey);
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH, WORKFLOW_INTERCEPTORS_PATH, WORKFLOW_PAYLOAD_CONVERTER_PATH } from '../payloads/data-converters.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WORKFLOWS_DIR = path.resolve(here, '../workflows');
@@ -19,6 +20,11 @@ function workflowsEntry(): string {
 export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflowsEntry(),
+    // Inside the sandbox payloads are labelled with the workflow's organization, error messages
+    // become encoded payloads, and activities learn their organization (src/payloads).
+    payloadConverterPath: WORKFLOW_PAYLOAD_CONVERTER_PATH,
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH],
     // Sources import siblings as `./x.js` (NodeNext); let webpack find the `.ts` file.
     webpackConfigHook: (config) => ({
       ...config,

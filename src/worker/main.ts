@@ -3,7 +3,8 @@ import os from 'node:os';
 import { reconcileAutomationWorkflowsInBackground } from '../automations/automation-workflows.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openRuntime, temporalAddress } from '../runtime.js';
+import { openRuntime } from '../runtime.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 import { runMain } from '../dev/process.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from './bundle.js';
 import { startMetricsServer } from './metrics-server.js';
@@ -15,7 +16,7 @@ await runMain('worker', async () => {
   const runtime = await openRuntime(config, logger);
   const bundlePath = await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
   const worker = await startWorker({
-    address: temporalAddress(config),
+    ...temporalConnectionOptions(config),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     bundlePath,
