@@ -153,6 +153,15 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The environment of a built entry point (the API and worker processes): an unset NODE_ENV means
+ * production there, so nothing development-only (a generated SECRET_KEY) happens by omission.
+ * The dev runner and the tests say what they are.
+ */
+export function entryPointEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return env.NODE_ENV ? env : { ...env, NODE_ENV: 'production' };
+}
+
 /** Parses an environment (process.env by default). Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);

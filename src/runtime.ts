@@ -12,7 +12,7 @@ import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
-import { createPayloadCodec } from './payloads/data-converters.js';
+import { createPayloadCodec, previousSecretKeys } from './payloads/data-converters.js';
 import { connectTemporal } from './temporal.js';
 import { temporalConnectionOptions } from './temporal-connection.js';
 
@@ -34,16 +34,17 @@ export async function openRuntime(
   overrides: { database?: DatabaseTarget; clock?: Clock } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
+  // First: a production start without SECRET_KEY stops here, before it touches anything.
+  const secretKey = resolveSecretKey(config, logger);
   const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
   const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
-  const secretKey = resolveSecretKey(config, logger);
   const temporal = await connectTemporal({
     connection: temporalConnectionOptions(config),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     codec: createPayloadCodec(secretKey, config),
   });
-  const secrets = createSecretBox(secretKey);
+  const secrets = createSecretBox(secretKey, previousSecretKeys(config));
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,

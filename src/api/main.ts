@@ -1,5 +1,5 @@
 // The API process: serves HTTP on PORT. Runs migrations and the first-start bootstrap.
-import { loadConfig } from '../config.js';
+import { entryPointEnv, loadConfig } from '../config.js';
 import { reconcileAutomationWorkflowsInBackground } from '../automations/automation-workflows.js';
 import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
@@ -8,7 +8,7 @@ import { runMain } from '../dev/process.js';
 import { startApi } from './server.js';
 
 await runMain('api', async () => {
-  const config = loadConfig();
+  const config = loadConfig(entryPointEnv());
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const runtime = await openRuntime(config, logger);
   const bootstrap = await bootstrapOnFirstStart(runtime.orm, config, logger);

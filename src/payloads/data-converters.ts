@@ -15,15 +15,15 @@ import { createPayloadKeyRing } from './keys.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** A sibling module: the .ts source in development and tests, the compiled .js in the image. */
-const sibling = (name: string) => {
-  const ts = path.join(here, `${name}.ts`);
-  return fs.existsSync(ts) ? ts : path.join(here, `${name}.js`);
+const sibling = (name: string, [source, built] = ['.ts', '.js']) => {
+  const ts = path.join(here, `${name}${source}`);
+  return fs.existsSync(ts) ? ts : path.join(here, `${name}${built}`);
 };
 
 export const WORKFLOW_PAYLOAD_CONVERTER_PATH = sibling('workflow-converter');
 export const WORKFLOW_INTERCEPTORS_PATH = sibling('workflow-interceptors');
 /** CommonJS, so the worker's own require() loads it under tsx, vitest and plain node alike. */
-export const FAILURE_CONVERTER_PATH = path.join(here, 'failure-converter.cjs');
+export const FAILURE_CONVERTER_PATH = sibling('failure-converter', ['.cts', '.cjs']);
 
 /** SECRET_KEY_PREVIOUS: comma-separated base64 keys (validated by config.ts). */
 export function previousSecretKeys(config: Pick<Config, 'SECRET_KEY_PREVIOUS'>): Buffer[] {
