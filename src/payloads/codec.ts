@@ -7,10 +7,13 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { type KeyScope, type PayloadKeyRing } from './keys.js';
 import { ENCRYPTED_ENCODING, METADATA, metadataText } from './metadata.js';
 import { encode } from '@temporalio/common/lib/encoding.js';
+
+// A CommonJS package: its namespace object is the default export under native ESM.
+const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -66,7 +69,7 @@ export class EncryptionCodec implements PayloadCodec {
 
   private encrypt(payload: Payload, organizationId: string | undefined): Payload {
     const keyId = this.options.keys.currentKeyId;
-    let plaintext: Buffer = Buffer.from(temporal.api.common.v1.Payload.encode(payload).finish());
+    let plaintext: Buffer = Buffer.from(PayloadMessage.encode(payload).finish());
     let compression: string | undefined;
     if (plaintext.length > this.compressAbove) {
       const compressed = deflateRawSync(plaintext);
@@ -105,7 +108,7 @@ export class EncryptionCodec implements PayloadCodec {
     }
     if (compression === 'deflate') plaintext = inflateRawSync(plaintext);
     else if (compression) throw new PayloadDecryptionError(`unknown payload compression ${compression}`);
-    const inner = temporal.api.common.v1.Payload.decode(plaintext);
+    const inner = PayloadMessage.decode(plaintext);
     return { metadata: inner.metadata, data: inner.data };
   }
 }
