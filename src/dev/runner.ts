@@ -15,7 +15,7 @@ import { databaseTarget, openRuntime } from '../runtime.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from '../worker/bundle.js';
 import { startWorker } from '../worker/worker.js';
-import { runMain } from './process.js';
+import { runMain } from '../process-lifecycle.js';
 import { startTemporalDevServer, type DevServer } from './temporal-server.js';
 
 await runMain('dev', async () => {

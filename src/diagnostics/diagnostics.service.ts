@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import { SEARCH_ATTRIBUTES, type TemporalHandle } from '../temporal.js';
-import type { DiagnosticsResult } from '../workflows/diagnostics.js';
+import type { DiagnosticsResult } from '../workflows/diagnostics.contract.js';
 
 const DIAGNOSTICS_TIMEOUT_MS = 15_000;
 

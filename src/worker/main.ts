@@ -5,7 +5,7 @@ import { entryPointEnv, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { openRuntime } from '../runtime.js';
 import { temporalConnectionOptions } from '../temporal-connection.js';
-import { runMain } from '../dev/process.js';
+import { runMain } from '../process-lifecycle.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from './bundle.js';
 import { startMetricsServer } from './metrics-server.js';
 import { startWorker } from './worker.js';

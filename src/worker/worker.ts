@@ -3,9 +3,10 @@
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/tls-config.js';
 import type { Logger } from '../logger.js';
-import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivities } from '../activities/index.js';
 import { organizationActivityInterceptor } from '../payloads/activity-scope.js';
 import { workerDataConverter } from '../payloads/data-converters.js';
+import type { AppDeps } from '../runtime-deps.js';
 
 export interface WorkerOptions {
   address: string;
@@ -15,7 +16,7 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   bundlePath: string;
-  activityDeps: ActivityDeps;
+  activityDeps: AppDeps;
   identity?: string;
   /** How long running activities get to finish when the worker stops (default 10 s). */
   shutdownGraceMs?: number;
@@ -97,7 +98,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 }
 
 /** The worker's capacity settings: the sticky queue timeout, and the configured limits (else the SDK's). */
-export function capacity(config: Pick<ActivityDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
+export function capacity(config: Pick<AppDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
   stickyQueueScheduleToStartTimeout: number;
   maxCachedWorkflows?: number;
   maxConcurrentActivityTaskExecutions?: number;

@@ -4,7 +4,7 @@
 // origin, which CORS lets call these two routes with credentials (codecCors).
 import { Router, type RequestHandler } from 'express';
 import { runCodec } from '../../payloads/codec-server.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { authenticate, callerOf, requireRole } from '../middleware/auth.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 
