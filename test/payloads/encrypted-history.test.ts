@@ -12,6 +12,7 @@ import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpst
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
+import { cookieValue, createPasswordUser } from '../identity/helpers.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
 
@@ -159,6 +160,18 @@ describe('POST /v1/codec/decode', () => {
     const unauthenticated = await decode(undefined, startPayloads(), { origin });
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get('access-control-allow-origin')).toBe(origin);
+  });
+
+  it("takes an admin's session cookie from the Web UI's origin, and refuses it from any other", async () => {
+    const admin = await createPasswordUser(stack.runtime.orm, org.id, 'admin');
+    const login = await call(stack.baseUrl, 'POST', '/auth/login', { body: { email: admin.email, password: admin.password } });
+    const token = cookieValue(login.headers, 'svc_session');
+    expect(token, login.text).toBeDefined();
+    const cookie = `svc_session=${token}`;
+    const fromUi = await decode(undefined, startPayloads(), { cookie, origin: stack.config.temporalUiOrigin });
+    expect(fromUi.status, fromUi.text).toBe(200);
+    expect(decodedText(fromUi.body)).toContain(MARKERS.body);
+    expect((await decode(undefined, startPayloads(), { cookie, origin: 'https://evil.example' })).status).toBe(403);
   });
 
   it('rejects a body that is not a list of payloads with 400 naming the field', async () => {
