@@ -7,10 +7,10 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
-import proto from '@temporalio/proto';
-import { type KeyScope, type PayloadKeyRing } from './keys.js';
-import { ENCRYPTED_ENCODING, METADATA, metadataText } from './metadata.js';
 import { encode } from '@temporalio/common/lib/encoding.js';
+import proto from '@temporalio/proto';
+import type { KeyScope, PayloadKeyRing } from './keys.js';
+import { ENCRYPTED_ENCODING, METADATA, metadataText } from './metadata.js';
 
 // A CommonJS package: its namespace object is the default export under native ESM.
 const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
