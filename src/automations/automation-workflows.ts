@@ -11,6 +11,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AppDeps } from '../api/deps.js';
+import { runsTaskQueue } from '../config.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { SEARCH_ATTRIBUTES } from '../temporal.js';
 import { ENTITY_PRIORITY, type automationWorkflow, type AutomationWorkflowState } from '../workflows/automation.js';
@@ -38,6 +39,8 @@ export function initialWorkflowState(config: Deps['config'], automation: Automat
     skippedFires: automation.skippedFires,
     version: automation.stateVersion,
     continueAsNewAfterEvents: config.AUTOMATION_CONTINUE_AS_NEW_EVENTS,
+    minIntervalSeconds: config.AUTOMATION_MIN_INTERVAL_SECONDS,
+    runsTaskQueue: runsTaskQueue(config),
   };
 }
 

@@ -1,13 +1,20 @@
-// Creates the Temporal worker: the pre-bundled workflows plus the activities built from their
-// dependencies. Used by the worker process, the dev runner and the tests.
+// Creates the Temporal workers of one process: the pre-bundled workflows plus the activities built
+// from their dependencies, on two task queues. The main queue carries the automation entity
+// workflows (fires, updates, signals), webhook executions and diagnostics; the runs queue
+// (TEMPORAL_RUNS_TASK_QUEUE) carries `run/<id>` workflows and their activities, so a burst of
+// runs never delays another automation's fire. Used by the worker process, the dev runner and
+// the tests.
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { runsTaskQueue } from '../config.js';
 
 export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** The run workflows' queue; default from the config (`<taskQueue>-runs`). */
+  runsTaskQueue?: string;
   bundlePath: string;
   activityDeps: ActivityDeps;
   identity?: string;
@@ -18,7 +25,10 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
+  /** The main queue's worker (entity workflows, webhooks, diagnostics). */
   worker: Worker;
+  /** The runs queue's worker. */
+  runsWorker: Worker;
   connection: NativeConnection;
   /** Resolves when the worker stopped; rejects if it crashed. */
   done: Promise<void>;
@@ -60,23 +70,30 @@ export function installWorkerRuntime(logger: Logger, metricsBindAddress?: string
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   installWorkerRuntime(options.activityDeps.logger, options.metricsBindAddress);
   const connection = await NativeConnection.connect({ address: options.address });
-  const worker = await Worker.create({
+  const config = options.activityDeps.config;
+  const activities = createActivities(options.activityDeps);
+  const common = {
     connection,
     namespace: options.namespace,
-    taskQueue: options.taskQueue,
     workflowBundle: { codePath: options.bundlePath },
-    activities: createActivities(options.activityDeps),
+    activities,
     ...(options.identity ? { identity: options.identity } : {}),
-    ...capacity(options.activityDeps.config),
     shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
+  };
+  const worker = await Worker.create({ ...common, taskQueue: options.taskQueue, ...capacity(config) });
+  const runsWorker = await Worker.create({
+    ...common,
+    taskQueue: options.runsTaskQueue ?? runsTaskQueue(config),
+    ...runsCapacity(config),
   });
-  const done = worker.run();
+  const done = Promise.all([worker.run(), runsWorker.run()]).then(() => undefined);
   return {
     worker,
+    runsWorker,
     connection,
     done,
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const each of [worker, runsWorker]) if (each.getState() === 'RUNNING') each.shutdown();
       await done.catch(() => undefined);
       await connection.close();
     },
@@ -96,4 +113,9 @@ export function capacity(config: Pick<ActivityDeps['config'], 'WORKER_MAX_CACHED
     ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
     ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
   };
+}
+
+/** The runs worker's settings: the same limits (each queue gets its own slots and cache). */
+export function runsCapacity(config: Parameters<typeof capacity>[0]): ReturnType<typeof capacity> {
+  return capacity(config);
 }
