@@ -15,10 +15,19 @@ function workflowsEntry(): string {
   return fs.existsSync(ts) ? ts : path.join(WORKFLOWS_DIR, 'index.js');
 }
 
+function scheduleModule(): string {
+  const ts = path.resolve(WORKFLOWS_DIR, '../automations/schedule.ts');
+  return fs.existsSync(ts) ? ts : path.resolve(WORKFLOWS_DIR, '../automations/schedule.js');
+}
+
 /** Bundles src/workflows into one file (webpack, run by the Temporal SDK). */
 export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflowsEntry(),
+    // Loaded once into the reusable V8 context (with croner, which it imports) and shared by every
+    // cached workflow instead of evaluated per workflow (each cached automation would otherwise
+    // hold its own croner). Stateless toward workflows: it only caches Intl formatters by zone.
+    preloadModules: [scheduleModule()],
     // Sources import siblings as `./x.js` (NodeNext); let webpack find the `.ts` file.
     webpackConfigHook: (config) => ({
       ...config,

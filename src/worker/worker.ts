@@ -81,19 +81,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
   };
   const worker = await Worker.create({ ...common, taskQueue: options.taskQueue, ...capacity(config) });
-  const runsWorker = await Worker.create({
-    ...common,
-    taskQueue: options.runsTaskQueue ?? runsTaskQueue(config),
-    ...runsCapacity(config),
-  });
-  const done = Promise.all([worker.run(), runsWorker.run()]).then(() => undefined);
+  const runsQueue = options.runsTaskQueue ?? runsTaskQueue(config);
+  // One queue for both (the dev runner): one SDK worker, one workflow thread, less memory.
+  const runsWorker = runsQueue === options.taskQueue ? worker : await Worker.create({ ...common, taskQueue: runsQueue, ...runsCapacity(config) });
+  const workers = [...new Set([worker, runsWorker])];
+  const done = Promise.all(workers.map((each) => each.run())).then(() => undefined);
   return {
     worker,
     runsWorker,
     connection,
     done,
     async stop() {
-      for (const each of [worker, runsWorker]) if (each.getState() === 'RUNNING') each.shutdown();
+      for (const each of workers) if (each.getState() === 'RUNNING') each.shutdown();
       await done.catch(() => undefined);
       await connection.close();
     },
