@@ -3,7 +3,7 @@
 // connector ids; a run resolves each to its owner's newest connection of that connector
 // (src/connectors/tool-use.ts), so an id is usable when it is in the catalog and the owner has a
 // connection to it in the organization. Skills are checked by resolveSkillReference.
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { catalogFor } from '../connectors/catalog.js';
 import { ToolConnection } from '../connectors/entities.js';
 import { badRequest } from '../errors.js';

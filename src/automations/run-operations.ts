@@ -3,7 +3,7 @@
 // records itself as `failure` with `error: "cancelled"` (the same path as a cancel from the Web
 // UI or `temporal workflow cancel`). Retry starts a new manual run that names the one it retries.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { AppError, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { automationIdSchema } from './automations.schemas.js';

@@ -6,8 +6,9 @@
 // the tests.
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
-import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivities } from '../activities/index.js';
 import { runsTaskQueue } from '../config.js';
+import type { AppDeps } from '../runtime-deps.js';
 
 export interface WorkerOptions {
   address: string;
@@ -16,7 +17,7 @@ export interface WorkerOptions {
   /** The run workflows' queue; default from the config (`<taskQueue>-runs`). */
   runsTaskQueue?: string;
   bundlePath: string;
-  activityDeps: ActivityDeps;
+  activityDeps: AppDeps;
   identity?: string;
   /** How long running activities get to finish when the worker stops (default 10 s). */
   shutdownGraceMs?: number;
@@ -100,7 +101,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 }
 
 /** The worker's capacity settings: the sticky queue timeout, and the configured limits (else the SDK's). */
-export function capacity(config: Pick<ActivityDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
+export function capacity(config: Pick<AppDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
   stickyQueueScheduleToStartTimeout: number;
   maxCachedWorkflows?: number;
   maxConcurrentActivityTaskExecutions?: number;

@@ -4,7 +4,7 @@
 // client); and the references an automation names (model, tools, skill) checked when it is saved.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextFireTime } from '../../src/automations/schedule.js';
-import { automationStateQuery } from '../../src/workflows/automation.js';
+import { automationStateQuery } from '../../src/workflows/automation.contract.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';

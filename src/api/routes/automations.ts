@@ -13,7 +13,7 @@ import {
   updateAutomation,
 } from '../../automations/automations.service.js';
 import { cancelRun, retryRun } from '../../automations/run-operations.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function automationsRoutes(deps: AppDeps): Router {
