@@ -224,20 +224,30 @@ async function main(): Promise<void> {
 
     const sql = runtime.orm.em.getConnection();
     const deadline = fireAt.getTime() + 120_000;
-    let started = 0;
+    // Lateness = when Temporal started each fire's run workflow (also the row's startedAt), read
+    // from Temporal's visibility, so a run whose first task is still queued on the runs queue
+    // counts as started on time (its fire did start it) rather than as missed.
+    const runStarts = async (): Promise<number[]> => {
+      const starts: number[] = [];
+      for await (const execution of runtime.temporal.client.workflow.list({ query: `WorkflowType = 'runWorkflow' AND TriggerType = 'schedule'` })) {
+        starts.push(execution.startTime.getTime() - fireAt.getTime());
+      }
+      return starts;
+    };
+    let lateness: number[] = [];
     while (Date.now() < deadline) {
-      const rows = await sql.execute<{ n: string }[]>(`select count(*) as n from automation_runs where "trigger" = 'schedule'`);
-      started = Number(rows[0]?.n ?? 0);
-      if (started >= COUNT) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      lateness = await runStarts();
+      if (lateness.length >= COUNT) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    const rows = await sql.execute<{ started_at: Date }[]>(`select started_at from automation_runs where "trigger" = 'schedule'`);
-    const lateness = rows.map((row) => new Date(row.started_at).getTime() - fireAt.getTime()).sort((a, b) => a - b);
-    // Let the runs finish so the peak includes their activities.
-    while (Date.now() < deadline) {
-      const running = await sql.execute<{ n: string }[]>(`select count(*) as n from automation_runs where status = 'running'`);
-      if (Number(running[0]?.n ?? 0) === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    lateness.sort((a, b) => a - b);
+    const lateOver60s = lateness.filter((ms) => ms > 60_000).length;
+    // Let the runs finish (up to 4 minutes after the fire) so the peak includes their activities.
+    const doneDeadline = fireAt.getTime() + 240_000;
+    while (Date.now() < doneDeadline) {
+      const done = await sql.execute<{ n: string }[]>(`select count(*) as n from automation_runs where "trigger" = 'schedule' and status <> 'running'`);
+      if (Number(done[0]?.n ?? 0) >= COUNT) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     const rss = rssOf(worker.pid!);
     // The rows' startedAt against Temporal's own record of each run workflow's start (equal when
@@ -261,14 +271,14 @@ async function main(): Promise<void> {
     const table = [
       `| automations (${WORKERS} worker process${WORKERS > 1 ? 'es' : ''}) | missed | lateness p50 | p99 | max | floor: start ${COUNT} workflows p50 | p99 | max | p99 beyond floor | worker peak RSS |`,
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-      `| ${COUNT} | ${COUNT - lateness.length} | ${percentile(lateness, 50)} ms | ${percentile(lateness, 99)} ms | ${lateness.at(-1)} ms | ` +
+      `| ${COUNT} | ${COUNT - lateness.length} (+${lateOver60s} after 60 s) | ${percentile(lateness, 50)} ms | ${percentile(lateness, 99)} ms | ${lateness.at(-1)} ms | ` +
         `${percentile(floor, 50)} ms | ${percentile(floor, 99)} ms | ${floor.at(-1)} ms | ${percentile(lateness, 99) - percentile(floor, 99)} ms | ${rss} |`,
     ];
     table.push(
       '',
       `run workflow created by Temporal (fire to child start): p50 ${percentile(childStarts, 50)} ms, p99 ${percentile(childStarts, 99)} ms, max ${childStarts.at(-1)} ms ` +
         `(${startMismatches} rows whose startedAt differs from it)`,
-      `run finished all its steps (fire to completedAt): p50 ${percentile(completions, 50)} ms, p99 ${percentile(completions, 99)} ms, max ${completions.at(-1)} ms`,
+      `run finished all its steps (fire to completedAt, ${completions.length} of ${COUNT} done within 240 s): p50 ${percentile(completions, 50)} ms, p99 ${percentile(completions, 99)} ms, max ${completions.at(-1)} ms`,
       '',
       ...breakdown,
       '',
