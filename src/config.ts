@@ -36,6 +36,8 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: optionalString,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('ai-workspace'),
+  /** Task queue of the run workflows and their activities; unset = `<TEMPORAL_TASK_QUEUE>-runs`. */
+  TEMPORAL_RUNS_TASK_QUEUE: optionalString,
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   /** Origin of the Temporal Web UI, allowed with credentials on the codec endpoints; default http://localhost:$TEMPORAL_UI_PORT. */
@@ -101,6 +103,8 @@ const envSchema = z.object({
    * one delays the pickup of tasks already queued for a worker that died by at most this long.
    */
   WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Worker processes the worker entry point starts (DESIGN.md section 3); each polls both task queues. */
+  WORKER_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   SLACK_BOT_TOKEN: optionalString,
   SLACK_API_URL: z.url().default('https://slack.com/api'),
   /** Allow webhook channel deliveries to private, loopback and link-local addresses (tests, on-premises). */
@@ -238,4 +242,9 @@ function isProxyEntry(entry: string): boolean {
 
 function stripTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** The task queue of the run workflows: runs never wait behind fires and updates, nor delay them. */
+export function runsTaskQueue(config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_RUNS_TASK_QUEUE'>): string {
+  return config.TEMPORAL_RUNS_TASK_QUEUE ?? `${config.TEMPORAL_TASK_QUEUE}-runs`;
 }

@@ -10,6 +10,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { runsTaskQueue } from '../config.js';
 import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { plaintextSummary } from '../payloads/plaintext-summaries.js';
@@ -39,6 +40,8 @@ export function initialWorkflowState(config: Deps['config'], automation: Automat
     skippedFires: automation.skippedFires,
     version: automation.stateVersion,
     continueAsNewAfterEvents: config.AUTOMATION_CONTINUE_AS_NEW_EVENTS,
+    minIntervalSeconds: config.AUTOMATION_MIN_INTERVAL_SECONDS,
+    runsTaskQueue: runsTaskQueue(config),
   };
 }
 

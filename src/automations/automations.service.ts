@@ -32,13 +32,17 @@ import {
 } from './automations.schemas.js';
 import { automationListItem, automationView, runView } from './automations.views.js';
 import { Automation, AutomationRun, RUN_STATUSES, type RunTrigger, type StoredChannel } from './entities.js';
+import { assertKnownModel, assertToolsUsable } from './references.js';
 import { InvalidScheduleError, nextFireTime, validateSchedule } from './schedule.js';
 
-type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal' | 'clock' | 'secrets'>;
+type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal' | 'clock' | 'secrets' | 'gateway'>;
 
 export async function createAutomation(deps: Deps, caller: Caller, body: unknown) {
   const input = parseOrThrow(createAutomationSchema, body);
   assertValidSchedule(deps, input.schedule, input.timezone);
+  // With a skill the runs use its tier, so the default model need not exist; a model given must.
+  if (!input.skillId || (body as { model?: unknown }).model !== undefined) assertKnownModel(deps, input.model);
+  await assertToolsUsable(deps, caller.organizationId, caller.userId, input.tools);
   // No pin given = the skill's current version now; a later version never changes it by itself.
   const skillVersion = await pinnedSkillVersion(deps, caller, caller.userId, input);
   const { channels, revealed } = storeChannels(deps, input.channels, []);
@@ -95,6 +99,8 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
   const timezone = input.timezone ?? automation.timezone;
   const scheduleChanged = schedule !== automation.schedule || timezone !== automation.timezone;
   if (scheduleChanged) assertValidSchedule(deps, schedule, timezone);
+  if (input.model !== undefined) assertKnownModel(deps, input.model);
+  if (input.tools !== undefined) await assertToolsUsable(deps, automation.organizationId, automation.ownerId, input.tools);
   const reference = skillAfterUpdate(automation, input);
   const skill = reference ? { skillId: reference.skillId, skillVersion: await pinnedSkillVersion(deps, caller, automation.ownerId, reference) } : undefined;
   const stored = input.channels ? storeChannels(deps, input.channels, automation.channels) : undefined;
@@ -108,7 +114,8 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
   };
   await em.nativeUpdate(Automation, { id: automation.id }, content);
   if (scheduleChanged) {
-    await em.nativeUpdate(Automation, { id: automation.id }, { schedule, timezone });
+    // The workflow writes the new schedule to the row (with its state version) once it accepted
+    // it, before the update returns; a refused schedule never reaches the database.
     await withAutomationWorkflow(deps, { ...automation, schedule, timezone } as Automation, (handle) =>
       handle.executeUpdate(editScheduleUpdate, { args: [{ schedule, timezone }] }),
     );
@@ -202,14 +209,14 @@ export async function runAutomationNow(deps: Deps, caller: Caller, id: string) {
  */
 export async function startAutomationRun(
   deps: Deps,
-  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown; runId?: string },
+  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown; runId?: string; retryOf?: string },
 ): Promise<{ runId: string; automationId: string; status: 'running'; startedAt: string }> {
   const automation = await deps.orm.em.fork().findOne(Automation, { id: request.automationId, organizationId: request.organizationId });
   if (!automation) throw notFound('Automation');
   const { runId } = request;
   const started = await withAutomationWorkflow(deps, automation, (handle) =>
     handle.executeUpdate(runNowUpdate, {
-      args: [{ trigger: request.trigger, context: request.context ?? null, ...(runId ? { runId } : {}) }],
+      args: [{ trigger: request.trigger, context: request.context ?? null, ...(runId ? { runId } : {}), ...(request.retryOf ? { retryOf: request.retryOf } : {}) }],
       // The server answers a repeat within the same workflow run with the first outcome; the
       // workflow itself dedupes repeats that reach a later run (after continue-as-new).
       ...(runId ? { updateId: `run/${runId}` } : {}),
@@ -240,7 +247,7 @@ async function findAutomation(deps: Deps, caller: Caller, id: string): Promise<A
 }
 
 /** An automation of the caller's organization that the caller may change (else 404, 403). */
-async function findManageableAutomation(deps: Deps, caller: Caller, id: string): Promise<Automation> {
+export async function findManageableAutomation(deps: Deps, caller: Caller, id: string): Promise<Automation> {
   const automation = await findAutomation(deps, caller, id);
   assertCanManageAutomation(automation, caller);
   return automation;

@@ -68,5 +68,7 @@ export function runView(run: AutomationRun) {
     error: run.error,
     /** The skill version the run used (recorded when it started); null without a skill. */
     skill: run.skillId && run.skillVersion ? { skillId: run.skillId, version: run.skillVersion } : null,
+    /** The run this one retries; null for any other run. */
+    retryOf: run.retryOf,
   };
 }

@@ -59,7 +59,7 @@ export class Automation {
 export class AutomationRun {
   [OptionalProps]?:
     | 'completedAt' | 'durationMs' | 'tokensInput' | 'tokensOutput' | 'estimatedCost' | 'output' | 'error' | 'context'
-    | 'skillId' | 'skillVersion';
+    | 'skillId' | 'skillVersion' | 'retryOf';
   id!: string;
   automationId!: string;
   organizationId!: string;
@@ -78,6 +78,8 @@ export class AutomationRun {
   /** The skill version the run used, recorded when the run starts; every step of the run uses it. */
   skillId: string | null = null;
   skillVersion: number | null = null;
+  /** The run this one retries (POST .../runs/{runId}/retry); null for any other run. */
+  retryOf: string | null = null;
 }
 
 export class ChannelDelivery {
@@ -139,6 +141,7 @@ export const AutomationRunSchema = new EntitySchema<AutomationRun>({
     context: { type: 'json', nullable: true },
     skillId: { type: 'uuid', nullable: true },
     skillVersion: { type: 'integer', nullable: true },
+    retryOf: { type: 'uuid', nullable: true },
   },
 });
 

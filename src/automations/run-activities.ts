@@ -18,6 +18,9 @@ export interface ScheduleSnapshot {
   nextRunAt: string | null;
   skippedFires: number;
   version: number;
+  /** The schedule as the workflow holds it (absent in snapshots of older workflow code). */
+  schedule?: string;
+  timezone?: string;
 }
 
 export interface RunStart {
@@ -29,6 +32,8 @@ export interface RunStart {
   schedule: ScheduleSnapshot;
   /** When the run began (its workflow's start); the time of recording when absent. */
   startedAt?: string;
+  /** The run this one retries. */
+  retryOf?: string;
 }
 
 export interface RunPlan {
@@ -73,6 +78,7 @@ export function createRunActivities(deps: AppDeps) {
           status: 'running',
           startedAt: input.startedAt ? new Date(input.startedAt) : deps.clock.now(),
           context: input.context ?? null,
+          retryOf: input.retryOf ?? null,
         });
         if (!automation.lastRunAt || automation.lastRunAt < run.startedAt) automation.lastRunAt = run.startedAt;
       }
@@ -99,6 +105,17 @@ export function createRunActivities(deps: AppDeps) {
       const em = deps.orm.em.fork();
       await writeSchedule(em, input.automationId, input);
       return { exists: (await em.count(Automation, { id: input.automationId })) > 0 };
+    },
+
+    /**
+     * Of the given runs, those that ended (or have no row): the automation asks at a fire about
+     * runs it carried over a continue-as-new, whose completion it cannot hear from Temporal.
+     */
+    async endedRuns(input: { runIds: string[] }): Promise<string[]> {
+      if (input.runIds.length === 0) return [];
+      const running = await deps.orm.em.fork().find(AutomationRun, { id: { $in: input.runIds }, status: 'running' }, { fields: ['id'] });
+      const stillRunning = new Set(running.map((run) => run.id));
+      return input.runIds.filter((id) => !stillRunning.has(id));
     },
 
     /** Inserts the run as `running` (once, even when retried) and moves lastRunAt and the schedule. */
@@ -253,6 +270,8 @@ async function writeSchedule(em: ReturnType<AppDeps['orm']['em']['fork']>, autom
     nextRunAt: snapshot.nextRunAt ? new Date(snapshot.nextRunAt) : null,
     skippedFires: snapshot.skippedFires,
     stateVersion: snapshot.version,
+    // A schedule changed by the `schedule` signal (Web UI) reaches the row the API reads.
+    ...(snapshot.schedule !== undefined && snapshot.timezone !== undefined ? { schedule: snapshot.schedule, timezone: snapshot.timezone } : {}),
   });
 }
 

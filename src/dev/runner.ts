@@ -19,7 +19,10 @@ import { runMain } from '../process-lifecycle.js';
 import { startTemporalDevServer, type DevServer } from './temporal-server.js';
 
 await runMain('dev', async () => {
-  const config = loadConfig();
+  // One process for everything: runs share the main task queue (one SDK worker and workflow
+  // thread instead of two, ~70 MB less) unless TEMPORAL_RUNS_TASK_QUEUE says otherwise.
+  const loaded = loadConfig();
+  const config = { ...loaded, TEMPORAL_RUNS_TASK_QUEUE: loaded.TEMPORAL_RUNS_TASK_QUEUE ?? loaded.TEMPORAL_TASK_QUEUE };
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
   let temporalServer: DevServer | undefined;
   const codecEndpoint = `${config.publicBaseUrl}/codec`;

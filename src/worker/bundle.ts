@@ -20,6 +20,11 @@ function workflowModule(name: string): string {
   return fs.existsSync(ts) ? ts : path.join(WORKFLOWS_DIR, `${name}.js`);
 }
 
+function scheduleModule(): string {
+  const ts = path.resolve(WORKFLOWS_DIR, '../automations/schedule.ts');
+  return fs.existsSync(ts) ? ts : path.resolve(WORKFLOWS_DIR, '../automations/schedule.js');
+}
+
 /** Bundles src/workflows into one file (webpack, run by the Temporal SDK). */
 export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Promise<string> {
   const { code } = await bundleWorkflowCode({
@@ -30,6 +35,10 @@ export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Pro
     failureConverterPath: FAILURE_CONVERTER_PATH,
     // Traces: inert unless a workflow's start carries a trace context (see the module).
     workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH, workflowModule('tracing-interceptors')],
+    // Loaded once into the reusable V8 context (with croner, which it imports) and shared by every
+    // cached workflow instead of evaluated per workflow (each cached automation would otherwise
+    // hold its own croner). Stateless toward workflows: it only caches Intl formatters by zone.
+    preloadModules: [scheduleModule()],
     // Sources import siblings as `./x.js` (NodeNext); let webpack find the `.ts` file.
     webpackConfigHook: (config) => ({
       ...config,

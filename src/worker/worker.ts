@@ -1,9 +1,14 @@
-// Creates the Temporal worker: the pre-bundled workflows plus the activities built from their
-// dependencies. Used by the worker process, the dev runner and the tests.
+// Creates the Temporal workers of one process: the pre-bundled workflows plus the activities built
+// from their dependencies, on two task queues. The main queue carries the automation entity
+// workflows (fires, updates, signals), webhook executions and diagnostics; the runs queue
+// (TEMPORAL_RUNS_TASK_QUEUE) carries `run/<id>` workflows and their activities, so a burst of
+// runs never delays another automation's fire. Used by the worker process, the dev runner and
+// the tests.
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/tls-config.js';
 import type { Logger } from '../logger.js';
 import { createActivities } from '../activities/index.js';
+import { runsTaskQueue } from '../config.js';
 import { organizationActivityInterceptor } from '../payloads/activity-scope.js';
 import { workerDataConverter } from '../payloads/data-converters.js';
 import type { AppDeps } from '../runtime-deps.js';
@@ -16,6 +21,8 @@ export interface WorkerOptions {
   apiKey?: string;
   namespace: string;
   taskQueue: string;
+  /** The run workflows' queue; default from the config (`<taskQueue>-runs`). */
+  runsTaskQueue?: string;
   bundlePath: string;
   activityDeps: AppDeps;
   identity?: string;
@@ -26,7 +33,10 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
+  /** The main queue's worker (entity workflows, webhooks, diagnostics). */
   worker: Worker;
+  /** The runs queue's worker. */
+  runsWorker: Worker;
   connection: NativeConnection;
   /** Resolves when the worker stopped; rejects if it crashed. */
   done: Promise<void>;
@@ -72,29 +82,35 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ...(options.tls ? { tls: options.tls } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
   });
+  const config = options.activityDeps.config;
+  const activities = createActivities(options.activityDeps);
   const tracingOptions = await workerTracingOptions();
-  const worker = await Worker.create({
+  const common = {
     connection,
     namespace: options.namespace,
-    taskQueue: options.taskQueue,
     // The bundle carries the sandbox's converters and interceptors (bundle.ts); these serve activities.
     workflowBundle: { codePath: options.bundlePath },
     dataConverter: workerDataConverter(options.activityDeps.temporal.codec),
-    activities: createActivities(options.activityDeps),
+    activities,
     ...(options.identity ? { identity: options.identity } : {}),
-    ...capacity(options.activityDeps.config),
     shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
     ...tracingOptions,
     // Both: the organization interceptor labels activity payloads, the tracing one (when on) spans them.
     interceptors: { activity: [organizationActivityInterceptor, ...(tracingOptions.interceptors?.activity ?? [])] },
-  });
-  const done = worker.run();
+  };
+  const worker = await Worker.create({ ...common, taskQueue: options.taskQueue, ...capacity(config) });
+  const runsQueue = options.runsTaskQueue ?? runsTaskQueue(config);
+  // One queue for both (the dev runner): one SDK worker, one workflow thread, less memory.
+  const runsWorker = runsQueue === options.taskQueue ? worker : await Worker.create({ ...common, taskQueue: runsQueue, ...runsCapacity(config) });
+  const workers = [...new Set([worker, runsWorker])];
+  const done = Promise.all(workers.map((each) => each.run())).then(() => undefined);
   return {
     worker,
+    runsWorker,
     connection,
     done,
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const each of workers) if (each.getState() === 'RUNNING') each.shutdown();
       await done.catch(() => undefined);
       await connection.close();
     },
@@ -114,4 +130,9 @@ export function capacity(config: Pick<AppDeps['config'], 'WORKER_MAX_CACHED_WORK
     ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
     ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
   };
+}
+
+/** The runs worker's settings: the same limits (each queue gets its own slots and cache). */
+export function runsCapacity(config: Parameters<typeof capacity>[0]): ReturnType<typeof capacity> {
+  return capacity(config);
 }

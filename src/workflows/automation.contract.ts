@@ -27,11 +27,17 @@ export interface AutomationWorkflowState {
   /** Increases with every state change; the database ignores write-backs older than it holds. */
   version: number;
   continueAsNewAfterEvents: number;
+  /** AUTOMATION_MIN_INTERVAL_SECONDS, for schedules that arrive by signal; 60 when absent (older states). */
+  minIntervalSeconds?: number;
+  /** Task queue of the run workflows (TEMPORAL_RUNS_TASK_QUEUE); absent in older states: this workflow's own. */
+  runsTaskQueue?: string;
 }
 
 export interface RunNowInput {
   trigger: Exclude<RunTrigger, 'schedule'>;
   context?: unknown;
+  /** The run this one retries (POST /automations/{id}/runs/{runId}/retry). */
+  retryOf?: string;
   /**
    * The run id to use, derived by the caller from its own request (a webhook execution), so a
    * repeated request returns the run it already started instead of starting another.
@@ -54,6 +60,10 @@ export const editScheduleUpdate = defineUpdate<ScheduleResult, [{ schedule: stri
 export const runNowUpdate = defineUpdate<StartedRun, [RunNowInput]>('runNow');
 export const deleteUpdate = defineUpdate<void>('delete');
 export const runFinishedSignal = defineSignal<[{ runId: string }]>('runFinished');
+/** The design card's signals, for operators (Web UI, CLI); the API uses the Updates above. */
+export const pauseSignal = defineSignal('pause');
+export const activateSignal = defineSignal('activate');
+export const scheduleSignal = defineSignal<[{ schedule: string; timezone?: string }]>('schedule');
 export const automationStateQuery = defineQuery<AutomationWorkflowState & { deleted: boolean }>('state');
 
 

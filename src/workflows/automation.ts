@@ -2,7 +2,9 @@
 // automation. It sleeps until the next cron fire (or an update), starts each run as a child
 // workflow `run/<runId>`, skips a fire while a run is still running, catches up at most one fire
 // missed within the catch-up window, writes its state back to the database (so lists never ask
-// Temporal) and continues-as-new when history grows, carrying the pending fire with it.
+// Temporal) and continues-as-new when history grows, carrying the pending fire with it. Besides
+// the API's Updates it takes the design card's signals `pause`, `activate` and `schedule`, which
+// an operator sends from the Temporal Web UI or `temporal workflow signal`.
 import {
   allHandlersFinished,
   ApplicationFailure,
@@ -13,6 +15,7 @@ import {
   ParentClosePolicy,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   uuid4,
@@ -21,7 +24,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { ScheduleSnapshot } from '../automations/run-activities.js';
-import { nextFireTime } from '../automations/schedule.js';
+import { nextFireTime, validateSchedule } from '../automations/schedule.js';
 import type { RunTrigger } from '../automations/entities.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { plaintextSummary } from '../payloads/plaintext-summaries.js';
@@ -31,8 +34,11 @@ import {
   deleteUpdate,
   editScheduleUpdate,
   pauseUpdate,
+  activateSignal,
+  pauseSignal,
   runFinishedSignal,
   runNowUpdate,
+  scheduleSignal,
   RUN_PRIORITY,
   type AutomationWorkflow,
   type AutomationWorkflowState,
@@ -59,6 +65,16 @@ const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
+const { endedRuns } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
+  summary: 'Which runs carried over a continue-as-new have ended',
+});
+/**
+ * Marks histories where a fire asks the database about runs carried over a continue-as-new
+ * (runs no longer signal `runFinished`; this execution hears of its own children's completion).
+ */
+export const CARRIED_RUNS_PATCH = 'carried-runs';
 const { recordRunStarted } = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
@@ -80,7 +96,10 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   /** A new state version and the schedule to write back with it (ignored when older than the row's). */
   function nextSnapshot(): ScheduleSnapshot {
     state.version += 1;
-    return { status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version };
+    return {
+      status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version,
+      schedule: state.schedule, timezone: state.timezone,
+    };
   }
 
   /** Writes status, nextRunAt and skippedFires back; ends the workflow if the row is gone. */
@@ -89,9 +108,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     if (!exists) deleted = true;
   }
 
-  async function startRun(trigger: RunTrigger, context: unknown): Promise<StartedRun | null> {
+  async function startRun(trigger: RunTrigger, context: unknown, retryOf?: string): Promise<StartedRun | null> {
     const runId = uuid4();
-    const started = await recordRun(runId, trigger, context);
+    const started = await recordRun(runId, trigger, context, retryOf);
     if (!started) return null;
     state.running.push({ runId, startedAt: Date.parse(started.startedAt) });
     await startRunWorkflow(runId, trigger, 'ALLOW_DUPLICATE');
@@ -125,7 +144,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   }
 
   /** Inserts the run row (once per id) and moves lastRunAt; null when the automation is gone. */
-  async function recordRun(runId: string, trigger: RunTrigger, context: unknown): Promise<{ startedAt: string } | null> {
+  async function recordRun(runId: string, trigger: RunTrigger, context: unknown, retryOf?: string): Promise<{ startedAt: string } | null> {
     const started = await recordRunStarted({
       runId,
       automationId: state.automationId,
@@ -133,6 +152,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       trigger,
       context: context ?? null,
       schedule: nextSnapshot(),
+      ...(retryOf ? { retryOf } : {}),
     });
     if (!started) deleted = true;
     return started;
@@ -149,9 +169,18 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     await startRunWorkflow(runId, 'schedule', 'ALLOW_DUPLICATE', begin);
   }
 
+  /** Runs this execution started: it hears of their completion (the rest were carried over). */
+  const ownRuns = new Set<string>();
+  // No wake-up: the pending fire does not move when a run ends.
+  const forgetRun = (runId: string) => {
+    state.running = state.running.filter((run) => run.runId !== runId);
+  };
+
   async function startRunWorkflow(runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE', begin?: RunBegin): Promise<void> {
-    await startChild(runWorkflow, {
+    const child = await startChild(runWorkflow, {
       workflowId: `run/${runId}`,
+      // Runs have a queue of their own, so their tasks never delay a fire (older states: this one's).
+      ...(state.runsTaskQueue ? { taskQueue: state.runsTaskQueue } : {}),
       args: [{
         runId, automationId: state.automationId, organizationId: state.organizationId, trigger, parentWorkflowId: workflowInfo().workflowId,
         ...(begin ? { begin } : {}),
@@ -170,12 +199,20 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       priority: { priorityKey: RUN_PRIORITY },
       ...(workflowIdReusePolicy === 'REJECT_DUPLICATE' ? { workflowIdReusePolicy } : {}),
     });
+    // The child's completion reaches this history anyway (a task of its own); it ends the overlap.
+    ownRuns.add(runId);
+    const ended = () => forgetRun(runId);
+    child.result().then(ended, ended);
   }
 
   async function fireScheduled(): Promise<void> {
     const now = Date.now();
     const dueAt = state.nextRunAt ?? now;
     state.running = state.running.filter((run) => now - run.startedAt < RUN_EXECUTION_TIMEOUT_MS);
+    const carried = state.running.filter((run) => !ownRuns.has(run.runId)).map((run) => run.runId);
+    if (carried.length > 0 && patched(CARRIED_RUNS_PATCH)) {
+      for (const runId of await endedRuns({ runIds: carried })) forgetRun(runId);
+    }
     state.nextRunAt = computeNext(now);
     if (now - dueAt > CATCH_UP_WINDOW_MS) {
       state.skippedFires += 1;
@@ -192,32 +229,44 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     }
   }
 
-  setHandler(activateUpdate, async () => {
+  async function activate(): Promise<void> {
     if (state.status !== 'active' || state.nextRunAt === null) {
       state.status = 'active';
       state.nextRunAt = computeNext(Date.now());
       changed = true;
       await saveState();
     }
-    return result();
-  }, { validator: rejectIfDeleted });
+  }
 
-  setHandler(pauseUpdate, async () => {
+  async function pause(): Promise<void> {
     if (state.status !== 'paused') {
       state.status = 'paused';
       state.nextRunAt = null;
       changed = true;
       await saveState();
     }
-    return result();
-  }, { validator: rejectIfDeleted });
+  }
 
-  setHandler(editScheduleUpdate, async ({ schedule, timezone }) => {
+  async function editSchedule(schedule: string, timezone: string): Promise<void> {
     state.schedule = schedule;
     state.timezone = timezone;
     state.nextRunAt = state.status === 'active' ? computeNext(Date.now()) : null;
     changed = true;
     await saveState();
+  }
+
+  setHandler(activateUpdate, async () => {
+    await activate();
+    return result();
+  }, { validator: rejectIfDeleted });
+
+  setHandler(pauseUpdate, async () => {
+    await pause();
+    return result();
+  }, { validator: rejectIfDeleted });
+
+  setHandler(editScheduleUpdate, async ({ schedule, timezone }) => {
+    await editSchedule(schedule, timezone);
     return result();
   }, {
     validator: ({ schedule, timezone }) => {
@@ -230,10 +279,27 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     },
   });
 
+  // Signals cannot answer, so a refused one is logged (visible in the worker's logs) and changes nothing.
+  setHandler(pauseSignal, async () => {
+    if (!deleted) await pause();
+  });
+  setHandler(activateSignal, async () => {
+    if (!deleted) await activate();
+  });
+  setHandler(scheduleSignal, async (input) => {
+    if (deleted) return;
+    const problem = scheduleSignalProblem(input, state.timezone, state.minIntervalSeconds ?? 60);
+    if (problem) {
+      log.warn('Schedule signal rejected: the state is unchanged', { automationId: state.automationId, reason: problem });
+      return;
+    }
+    await editSchedule(input.schedule.trim(), (input.timezone ?? state.timezone).trim());
+  });
+
   setHandler(runNowUpdate, async (input: RunNowInput): Promise<StartedRun> => {
     const started = input.runId && patched(IDEMPOTENT_RUN_NOW_PATCH)
       ? await startRequestedRun(input.runId, input.trigger, input.context)
-      : await startRun(input.trigger, input.context);
+      : await startRun(input.trigger, input.context, input.retryOf);
     changed = true;
     if (!started) throw ApplicationFailure.nonRetryable('The automation no longer exists', 'not_found');
     return started;
@@ -253,8 +319,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     );
   });
 
+  // Sent by runs started before the `lean-run` patch; newer runs end without a signal.
   setHandler(runFinishedSignal, ({ runId }) => {
-    state.running = state.running.filter((run) => run.runId !== runId);
+    forgetRun(runId);
     changed = true;
   });
 
@@ -282,3 +349,17 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
 
 // The contract names this signature for the API's typed calls: the two cannot drift apart.
 automationWorkflow satisfies AutomationWorkflow;
+
+/** Why a `schedule` signal's input cannot be used, or null when it can (signals arrive unchecked). */
+function scheduleSignalProblem(input: unknown, currentTimezone: string, minIntervalSeconds: number): string | null {
+  if (typeof input !== 'object' || input === null) return 'the signal needs {schedule, timezone}';
+  const { schedule, timezone } = input as { schedule?: unknown; timezone?: unknown };
+  if (typeof schedule !== 'string' || !schedule.trim() || schedule.length > 200) return 'schedule must be a cron expression';
+  if (timezone !== undefined && (typeof timezone !== 'string' || !timezone.trim() || timezone.length > 64)) return 'timezone must be an IANA time zone';
+  try {
+    validateSchedule(schedule.trim(), typeof timezone === 'string' ? timezone.trim() : currentTimezone, minIntervalSeconds, new Date());
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

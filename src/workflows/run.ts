@@ -2,13 +2,15 @@
 // Steps, each a retried activity: load the plan, DLP scan of prompt and context, the model call
 // through the gateway core, the MCP tool loop (only when the automation has tools), delivery to
 // each channel, and the final record (success or failure with its error). The run row was written
-// as `running` before this workflow started; it reports back to its automation when done.
+// as `running` before this workflow started (or by its first step, for a scheduled run). Its
+// automation learns that it ended from Temporal (child completion), not from a signal.
 import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   workflowInfo,
@@ -60,11 +62,22 @@ const completeLocally = proxyLocalActivities<Activities>({
 const { completeRun } = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run result',
 });
-const { scanRunInput } = proxyActivities<Activities>({
+const scanOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
   summary: 'DLP scan of the prompt and context',
-});
+} as const;
+const { scanRunInput } = proxyActivities<Activities>(scanOptions);
+// The scan is in-process, short and idempotent: as a local activity it runs in the run's first
+// workflow task instead of costing a task queue round trip and a workflow task of its own.
+const scanLocally = proxyLocalActivities<Activities>(scanOptions);
+
+/**
+ * Marks histories where the DLP scan is a local activity and the run does not signal its
+ * automation when it ends (the automation hears of its child's completion from Temporal, and
+ * checks the rows of runs carried over a continue-as-new at its next fire).
+ */
+export const LEAN_RUN_PATCH = 'lean-run';
 const { generateRunOutput } = proxyActivities<Activities>({
   // The gateway fails over between providers itself; a retry here covers a lost worker.
   startToCloseTimeout: '5 minutes',
@@ -95,6 +108,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   const totals: RunTotals = { tokensInput: 0, tokensOutput: 0, estimatedCost: 0 };
   let output: string | null = null;
   const complete = input.begin ? completeLocally.completeRun : completeRun;
+  const lean = patched(LEAN_RUN_PATCH);
   try {
     const plan = input.begin
       ? await beginLocally.beginRun({
@@ -103,7 +117,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
       })
       : await loadRunPlan({ runId });
     if (!plan) return { status: 'not_recorded', ...totals };
-    await scanRunInput({ runId });
+    await (lean ? scanLocally.scanRunInput : scanRunInput)({ runId });
     // Usage is added as each model call completes: a run failing later still records what it consumed.
     output = plan.toolCount > 0 ? await answerWithTools(input, totals) : addUsage(totals, await generateRunOutput({ runId })).output;
     for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
@@ -112,12 +126,13 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
     await complete({ runId, status: 'success', output, error: null, ...totals });
     return { status: 'success', ...totals };
   } catch (error) {
-    const message = isCancellation(error) ? 'The run was cancelled' : runError(error);
+    // A cancel from the API, the Web UI or `temporal workflow cancel` ends the run as `cancelled`.
+    const message = isCancellation(error) ? 'cancelled' : runError(error);
     await CancellationScope.nonCancellable(() => complete({ runId, status: 'failure', output, error: message, ...totals }));
     if (isCancellation(error)) throw error;
     throw ApplicationFailure.nonRetryable(message, 'run_failed');
   } finally {
-    await CancellationScope.nonCancellable(() => reportFinished(input));
+    if (!lean) await CancellationScope.nonCancellable(() => reportFinished(input));
   }
 }
 

@@ -131,6 +131,8 @@ async function seed(): Promise<void> {
   const [[kept, ...doomedAutomations], [keptSkill, ...doomedSkills], [keptAssistant, ingressAssistant, ...doomedAssistants], [keptConnection, ...doomedConnections]] =
     await Promise.all([times(4, automation), times(4, skill), times(5, assistant), times(4, connection)]);
   const [ingressWebhook, ...doomedWebhooks] = await times(4, () => post(`/automations/${kept!.id}/webhooks`));
+  // A run of the kept automation for the run operations (cancel, retry).
+  const run = await post(`/automations/${kept!.id}/run`);
   const execution = await call<Json>(stack.baseUrl, 'POST', `/webhooks/${urlId(ingressAssistant!.webhookUrl)}`, { body: { event: 'seed' } });
   expect(execution.status).toBe(202);
   const members = await times(6, () => createTestUser(stack.runtime.orm, org.id, 'member'));
@@ -143,6 +145,7 @@ async function seed(): Promise<void> {
   seeded['/v1/automations id'] = [kept!.id];
   seeded['delete /v1/automations/{id} id'] = ids(doomedAutomations);
   seeded['/v1/automations webhookId'] = ids(doomedWebhooks);
+  seeded['/v1/automations runId'] = [String(run.runId)];
   seeded['/v1/webhooks webhookId'] = [urlId(ingressWebhook!.url), urlId(ingressAssistant!.webhookUrl)];
   seeded['/v1/webhooks executionId'] = [execution.body.executionId];
   seeded['/v1/skills id'] = [keptSkill!.id];

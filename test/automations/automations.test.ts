@@ -92,6 +92,9 @@ describe('validation', () => {
 
 describe('create, read, list', () => {
   it('creates an active automation with defaults and its next fire time', async () => {
+    // Tools name connectors the automation's owner (here its creator) has a connection to.
+    const connection = await api('POST', '/tools/connections', { toolId: 'github', name: 'GitHub', env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_example' } });
+    expect(connection.status, connection.text).toBe(201);
     const created = await createAutomation({ timezone: 'America/New_York', tools: ['github'], channels: [{ type: 'slack', target: '#reports' }] });
     expect(created).toMatchObject({
       name: 'Daily digest',
@@ -179,10 +182,16 @@ describe('schedule', () => {
       history.flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
     // The fire itself ran no activity: no run-row write before the child start.
     expect(activityTypes(await events(`automation/${created.id}`))).not.toContain('recordRunStarted');
-    // The run's bookkeeping (its row, then its result) ran as local activities; its steps did not.
+    // The run's bookkeeping (its row, then its result) and its DLP scan ran as local activities;
+    // only the model call went through the task queue: two workflow tasks in all, and no signal
+    // back to the automation (it hears of its child's completion from Temporal).
     const runHistory = await events(`run/${done.id}`);
-    expect(activityTypes(runHistory)).toEqual(['scanRunInput', 'generateRunOutput']);
-    expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
+    expect(activityTypes(runHistory)).toEqual(['generateRunOutput']);
+    expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(3);
+    expect(runHistory.filter((event) => event.workflowTaskCompletedEventAttributes)).toHaveLength(2);
+    expect(runHistory.some((event) => event.signalExternalWorkflowExecutionInitiatedEventAttributes)).toBe(false);
+    // Runs have a task queue of their own: a burst of runs never delays a fire.
+    expect(run.taskQueue).toBe(`${stack.config.TEMPORAL_TASK_QUEUE}-runs`);
     const detail = (await api('GET', `/automations/${created.id}`)).body;
     expect(new Date(detail.lastRunAt).getTime()).toBeGreaterThanOrEqual(new Date(done.startedAt).getTime());
     await api('DELETE', `/automations/${created.id}`);

@@ -128,6 +128,19 @@ export class ResourceMaker {
     );
   }
 
+  /** A manual run of an automation of the caller's, once it ended (the fake upstream answers at once). */
+  async endedRun(options: { fresh?: boolean } = {}): Promise<{ automationId: string; runId: string }> {
+    const automation = await this.automation({ status: 'paused' });
+    return this.reuse('ended-run', options.fresh, async () => {
+      const { runId } = await this.post(`/automations/${automation.id}/run`);
+      await waitFor(async () => {
+        const { runs } = await this.read(`/automations/${automation.id}/runs?limit=100`);
+        return runs.some((run: Json) => run.id === runId && run.status !== 'running');
+      }, { timeoutMs: 30_000, what: `run ${runId} to end` });
+      return { automationId: automation.id, runId };
+    });
+  }
+
   /** A webhook of an automation of the caller's. */
   async automationWebhook(options: { fresh?: boolean } = {}): Promise<{ automationId: string; webhookId: string }> {
     const automation = await this.automation();

@@ -66,6 +66,15 @@ function automationState(make: ResourceMaker, id: string) {
   return async () => ({ automation: await make.read(`/automations/${id}`), webhooks: await make.read(`/automations/${id}/webhooks`) });
 }
 
+function runState(make: ResourceMaker, automationId: string, runId: string) {
+  return async () => (await make.read(`/automations/${automationId}/runs?limit=100`)).runs.find((run: Json) => run.id === runId);
+}
+
+/** The ids of an automation's runs: a refused retry adds none. */
+function runsOf(make: ResourceMaker, automationId: string) {
+  return async () => (await make.read(`/automations/${automationId}/runs?limit=100`)).runs.map((run: Json) => run.id);
+}
+
 function userState(make: ResourceMaker, id: string) {
   return async () => {
     const user = (await make.read('/users')).users.find((view: Json) => view.id === id);
@@ -221,6 +230,23 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   },
   listRuns: {
     prepare: async (make) => ({ params: { id: (await make.automation()).id }, query: '?limit=5' }),
+  },
+  cancelRun: {
+    // Only a running run can be cancelled; the matrix's runs end at once, so a permitted caller
+    // gets past the role check to the state check (409) while others are refused first.
+    expected: { status: 409, why: 'the run already ended (the fake upstream answers at once)' },
+    ofAnotherUser: onlyManagers('automation'),
+    prepare: async (make) => {
+      const { automationId, runId } = await make.endedRun();
+      return { params: { id: automationId, runId }, observe: runState(make, automationId, runId) };
+    },
+  },
+  retryRun: {
+    ofAnotherUser: onlyManagers('automation'),
+    prepare: async (make) => {
+      const { automationId, runId } = await make.endedRun();
+      return { params: { id: automationId, runId }, observe: runsOf(make, automationId) };
+    },
   },
   createAutomationWebhook: {
     ofAnotherUser: onlyManagers('automation'),

@@ -5,6 +5,7 @@ import type { Operation } from './registry.js';
 import * as r from './responses.js';
 
 const automationId = { id: z.string().describe('Automation id (UUID); any other value is 404') };
+const runIds = { ...automationId, runId: z.string().describe('Run id (UUID) of a run of that automation; any other value is 404') };
 
 export const automationOperations: Operation[] = [
   {
@@ -121,6 +122,30 @@ export const automationOperations: Operation[] = [
     query: listRunsQuerySchema,
     responses: { 200: { description: 'One page of runs', schema: r.runList } },
     errors: ['not_found'],
+  },
+  {
+    method: 'post',
+    path: '/v1/automations/{id}/runs/{runId}/cancel',
+    operationId: 'cancelRun',
+    tag: 'Automations',
+    summary: 'Cancel a running run (it ends `failure` with `error: "cancelled"`)',
+    description: 'Answers with the run once it recorded its end (or as it is after 10 s). A run that already ended is 409.',
+    auth: 'caller',
+    pathParams: runIds,
+    responses: { 200: { description: 'The cancelled run', schema: r.runView } },
+    errors: ['not_found', 'forbidden', 'conflict'],
+  },
+  {
+    method: 'post',
+    path: '/v1/automations/{id}/runs/{runId}/retry',
+    operationId: 'retryRun',
+    tag: 'Automations',
+    summary: 'Start a new manual run that retries an ended run (`retryOf` names it)',
+    description: 'The new run gets the context of the one it retries (a webhook body). A run still running is 409.',
+    auth: 'caller',
+    pathParams: runIds,
+    responses: { 202: { description: 'The retry started', schema: r.retriedRun } },
+    errors: ['not_found', 'forbidden', 'conflict'],
   },
   {
     method: 'post',

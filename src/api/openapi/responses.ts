@@ -165,7 +165,8 @@ export const runView = z
     error: z
       .string()
       .nullable()
-      .describe('Why a failed run failed: `<code>: <message>` when the failure has a code (e.g. `budget_exceeded: …`), else the message'),
+      .describe('Why a failed run failed: `<code>: <message>` when the failure has a code (e.g. `budget_exceeded: …`), else the message; `cancelled` for a cancelled run'),
+    retryOf: z.string().nullable().describe('The run this one retries (POST .../runs/{runId}/retry); null otherwise'),
   })
   .register(apiSchemas, { id: 'Run' });
 export const automationDetail = automationView
@@ -180,6 +181,9 @@ export const pausedAutomation = z.object({ id: z.string(), status: z.enum(AUTOMA
 export const startedRun = z
   .object({ runId: z.string(), automationId: z.string(), status: z.literal('running'), startedAt: timestamp })
   .register(apiSchemas, { id: 'RunStarted' });
+export const retriedRun = startedRun
+  .extend({ retryOf: z.string().describe('The run this one retries') })
+  .register(apiSchemas, { id: 'RunRetried' });
 export const runList = list('runs', runView).register(apiSchemas, { id: 'RunList' });
 
 export const automationWebhook = z

@@ -1,4 +1,5 @@
-// /v1/automations: scheduled AI jobs, their lifecycle (activate, pause, run now) and run history.
+// /v1/automations: scheduled AI jobs, their lifecycle (activate, pause, run now), run history and
+// operations on one run (cancel, retry).
 import { Router } from 'express';
 import {
   activateAutomation,
@@ -12,6 +13,7 @@ import {
   takeAutomationOwnership,
   updateAutomation,
 } from '../../automations/automations.service.js';
+import { cancelRun, retryRun } from '../../automations/run-operations.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
@@ -48,6 +50,12 @@ export function automationsRoutes(deps: AppDeps): Router {
   });
   router.get('/automations/:id/runs', async (req, res) => {
     res.json(await listRuns(deps, callerOf(req), req.params.id, req.query));
+  });
+  router.post('/automations/:id/runs/:runId/cancel', async (req, res) => {
+    res.json(await cancelRun(deps, callerOf(req), req.params.id, req.params.runId));
+  });
+  router.post('/automations/:id/runs/:runId/retry', async (req, res) => {
+    res.status(202).json(await retryRun(deps, callerOf(req), req.params.id, req.params.runId));
   });
 
   return router;

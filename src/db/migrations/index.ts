@@ -12,6 +12,7 @@ import { Migration20261122006100_usage_hourly } from './Migration20261122006100_
 import { Migration20261122007000_webhooks_assistants } from './Migration20261122007000_webhooks_assistants.js';
 import { Migration20261122008000_automation_skills } from './Migration20261122008000_automation_skills.js';
 import { Migration20261125020000_run_identity } from './Migration20261125020000_run_identity.js';
+import { Migration20261125050000_run_retry_of } from './Migration20261125050000_run_retry_of.js';
 import { Migration20261125060000_api_key_limits } from './Migration20261125060000_api_key_limits.js';
 import { Migration20261125070000_gateway_cache } from './Migration20261125070000_gateway_cache.js';
 
@@ -28,6 +29,7 @@ export const migrationsList = [
   { name: 'Migration20261122007000_webhooks_assistants', class: Migration20261122007000_webhooks_assistants },
   { name: 'Migration20261122008000_automation_skills', class: Migration20261122008000_automation_skills },
   { name: 'Migration20261125020000_run_identity', class: Migration20261125020000_run_identity },
+  { name: 'Migration20261125050000_run_retry_of', class: Migration20261125050000_run_retry_of },
   { name: 'Migration20261125060000_api_key_limits', class: Migration20261125060000_api_key_limits },
   { name: 'Migration20261125070000_gateway_cache', class: Migration20261125070000_gateway_cache },
 ];
