@@ -20,7 +20,7 @@ import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMess
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
 export interface DlpInspector {
-  inspect(organizationId: string, messages: ChatMessage[]): Promise<DlpVerdict>;
+  inspect(organizationId: string, request: Pick<ChatCompletionRequest, 'messages' | 'tools'>): Promise<DlpVerdict>;
 }
 
 /** An answer being streamed: the first content already arrived, so the target is settled. */
@@ -66,8 +66,7 @@ export class ChatService {
     const trail = this.startTrail();
     try {
       const targets = this.deps.router.resolve(request.model);
-      const messages = await this.inspect(context, request.messages, trail);
-      const upstreamRequest = { ...request, messages, stream: false };
+      const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: false };
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
@@ -105,8 +104,7 @@ export class ChatService {
     const trail = this.startTrail();
     try {
       const targets = this.deps.router.resolve(request.model);
-      const messages = await this.inspect(context, request.messages, trail);
-      const upstreamRequest = { ...request, messages, stream: true };
+      const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: true };
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
         { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
@@ -183,8 +181,9 @@ export class ChatService {
     void settling.finally(() => this.settling.delete(settling));
   }
 
-  private async inspect(context: ChatContext, messages: ChatMessage[], trail: Trail): Promise<ChatMessage[]> {
-    const inspected = await this.deps.dlp.inspect(context.organizationId, messages);
+  /** The request's messages and tools as they may leave (masked), or 403 dlp_blocked. */
+  private async inspect(context: ChatContext, request: ChatCompletionRequest, trail: Trail): Promise<Pick<ChatCompletionRequest, 'messages' | 'tools'>> {
+    const inspected = await this.deps.dlp.inspect(context.organizationId, request);
     trail.findings = inspected.findings;
     if (inspected.blocked.length > 0) {
       for (const detector of inspected.blocked) metrics.dlpBlocks.inc({ detector });
@@ -194,7 +193,7 @@ export class ChatService {
       });
     }
     if (this.deps.config.auditPromptText) trail.promptText = JSON.stringify(inspected.messages);
-    return inspected.messages;
+    return { messages: inspected.messages, ...(inspected.tools ? { tools: inspected.tools } : {}) };
   }
 
   private startTrail(): Trail {

@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import { CircuitBreakers } from './breaker.js';
 import { ChatService, type ChatCompletionStream } from './chat.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
-import { DlpPolicies, inspectMessages } from './dlp/index.js';
+import { DlpPolicies, inspectRequest } from './dlp/index.js';
 import { Failover } from './failover.js';
 import { RequestRecorder } from './recorder.js';
 import { createRouter } from './router.js';
@@ -57,7 +57,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     router,
     failover: new Failover(breakers, deps.budget, gatewayConfig.breaker),
     transport,
-    dlp: { inspect: (organizationId, messages) => inspectMessages(dlpPolicies, organizationId, messages) },
+    dlp: { inspect: (organizationId, request) => inspectRequest(dlpPolicies, organizationId, request) },
     budget: deps.budget,
     recorder,
     clock: deps.clock,
