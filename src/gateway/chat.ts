@@ -16,7 +16,7 @@ import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
 import type { Router } from './router.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
 export interface DlpInspector {
