@@ -18,6 +18,7 @@ import {
   type ToolUseDeps,
 } from '../connectors/tool-use.js';
 import { AppError } from '../errors.js';
+import { guardOutgoingText, type OutgoingDlpDeps } from '../gateway/dlp/outgoing.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import { resolveSkillVersion, type ResolvedSkillVersion } from '../skills/skills.service.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.js';
@@ -95,14 +96,26 @@ export async function listAssistantTools(
 
 /** One tool call of an assistant execution; failures come back as error text for the model. */
 export async function callAssistantTool(
-  deps: ToolUseDeps,
+  deps: ToolUseDeps & OutgoingDlpDeps,
   input: { executionId: string; organizationId: string; binding: ToolBinding; arguments: string },
 ): Promise<ToolCallResult> {
+  let args: string;
+  try {
+    // The arguments leave for the MCP server: blocked or masked per the DLP policy.
+    args = await guardOutgoingText(deps, {
+      organizationId: input.organizationId,
+      text: input.arguments,
+      destination: `tool:${input.binding.toolName}`,
+      source: { type: 'webhook_execution', id: input.executionId },
+    });
+  } catch (error) {
+    throw asActivityFailure(error);
+  }
   return callConnectionTool(deps, {
     organizationId: input.organizationId,
     connectionId: input.binding.connectionId,
     toolName: input.binding.toolName,
-    arguments: input.arguments,
+    arguments: args,
     timeoutMs: TOOL_CALL_TIMEOUT_MS,
   });
 }
@@ -132,7 +145,7 @@ export interface ChannelDeliveryRequest {
  * repeats only the channel that failed; the delivery id stays the same across retries.
  */
 export async function deliverToChannel(
-  deps: Pick<AppDeps, 'orm' | 'secrets'>,
+  deps: Pick<AppDeps, 'orm' | 'secrets' | 'clock' | 'gateway'>,
   sender: ChannelSender,
   request: ChannelDeliveryRequest,
 ): Promise<void> {
@@ -140,6 +153,13 @@ export async function deliverToChannel(
   const channel = assistant?.channels[request.channelIndex];
   if (!assistant || !channel) return; // changed since the run: nothing left to deliver to
   try {
+    // The answer leaves the organization here: blocked or masked per its DLP policy.
+    const output = await guardOutgoingText(deps, {
+      organizationId: request.organizationId,
+      text: request.output,
+      destination: `channel:${channel.type}`,
+      source: { type: 'webhook_execution', id: request.executionId },
+    });
     await sender.send(
       { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
       {
@@ -149,14 +169,14 @@ export async function deliverToChannel(
         runId: request.executionId,
         trigger: 'webhook',
         startedAt: request.receivedAt,
-        output: request.output,
+        output,
       },
     );
   } catch (error) {
     if (error instanceof PermanentDeliveryError) {
       throw ApplicationFailure.nonRetryable(`Delivery to ${channel.type} channel ${request.channelIndex} failed: ${error.message}`, 'delivery_failed');
     }
-    throw error;
+    throw asActivityFailure(error);
   }
 }
 
