@@ -17,6 +17,7 @@ import {
   type ToolCallResult,
   type ToolUseDeps,
 } from '../connectors/tool-use.js';
+import { scanRunInputForDlp } from '../automations/run-dlp.js';
 import { AppError } from '../errors.js';
 import { guardOutgoingText, type OutgoingDlpDeps } from '../gateway/dlp/outgoing.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
@@ -62,6 +63,25 @@ export async function runAssistantOnce(
       channelCount: assistant.channels.length,
       toolCalls: result.toolCalls,
     };
+  } catch (error) {
+    throw asActivityFailure(error);
+  }
+}
+
+/**
+ * The DLP step of an assistant execution, before any model call: the assistant's prompts (its
+ * skill's included) and the webhook payload, under the organization's policy. A block fails the
+ * execution with `dlp_blocked` naming the detector types only; mask and log are applied by the
+ * gateway's own scan of each request it sends.
+ */
+export async function scanWebhookInput(
+  deps: Pick<AppDeps, 'orm' | 'gateway'>,
+  input: { organizationId: string; assistantId: string; body: unknown },
+): Promise<void> {
+  const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
+  try {
+    const skill = await skillOf(deps, assistant);
+    await scanRunInputForDlp(deps, input.organizationId, [skill?.systemPrompt ?? '', assistant.systemPrompt, webhookContext(input.body)]);
   } catch (error) {
     throw asActivityFailure(error);
   }
