@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { ADVERSARIAL, COMMON_SHAPES } from './adversarial.js';
 import { PEM_PATTERNS } from './custom-scanners.js';
 import { DETECTORS, type DetectorType } from './detectors.js';
-import { SLICE, scanText, scanTextAsync, type DlpFinding } from './scanner.js';
-import { isCardNumber, isIban, isJwt, isPhoneNumber, isSsn } from './validators.js';
+import { SLICE, scanText, scanTextAsync } from './scanner.js';
+import { originalScan } from '../../../test/helpers/dlp-original.js';
 
 describe('ReDoS checker', () => {
   const patterns = [
@@ -53,36 +53,6 @@ describe('adversarial inputs', () => {
     });
   }
 });
-
-// The backtracking engine as it was: the reference for what must be found.
-const ORIGINAL: Array<{ type: DetectorType; pattern: RegExp; validate?: (match: string) => boolean }> = [
-  { type: 'private_key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----)?/g },
-  ...DETECTORS.flatMap((d) => (d.kind === 'regex' ? [{ type: d.type, pattern: d.pattern, validate: d.validate }] : [])).slice(0, 7),
-  { type: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g, validate: isJwt },
-  { type: 'credit_card', pattern: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g, validate: isCardNumber },
-  { type: 'iban', pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g, validate: isIban },
-  { type: 'us_ssn', pattern: /(?<![\d-])\d{3}[- ]\d{2}[- ]\d{4}(?![\d-])/g, validate: isSsn },
-  { type: 'email', pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
-  {
-    type: 'phone',
-    pattern: /(?<![\w+]|\d[ .-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{3,4}(?![\w-]|[ .]\d)|(?<![\w+])\+\d{10,15}\b/g,
-    validate: isPhoneNumber,
-  },
-];
-
-function originalScan(text: string): DlpFinding[] {
-  const findings: DlpFinding[] = [];
-  for (const detector of ORIGINAL) {
-    for (const match of text.matchAll(new RegExp(detector.pattern.source, 'g'))) {
-      const start = match.index;
-      const end = start + match[0].length;
-      if (detector.validate && !detector.validate(match[0])) continue;
-      if (findings.some((f) => start < f.end && f.start < end)) continue;
-      findings.push({ type: detector.type, start, end });
-    }
-  }
-  return findings.sort((a, b) => a.start - b.start);
-}
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const PIECES = [

@@ -5,7 +5,8 @@
 // OVERLAP after (so a match starting in the slice is seen whole; one reaching the window's edge
 // is matched again on the whole text), keeping only matches that start in the slice. Each
 // detector resumes where its previous match ended, as a global regex does, so a match across a
-// slice boundary is found once. The async variants yield to the event loop between slices.
+// slice boundary is found once. The async variants yield to the event loop between steps (one
+// detector over one slice) once they have run for YIELD_AFTER_MS.
 import type { ScanMemo } from './custom-scanners.js';
 import { DETECTORS, type Detector, type DetectorType, type RegexDetector } from './detectors.js';
 import type { DlpAction, DlpPolicy } from './policy.js';
@@ -61,8 +62,9 @@ function* scanSteps(text: string, types?: ReadonlySet<DetectorType>): Generator<
     for (const cursor of cursors) {
       if (cursor.detector.kind === 'regex') scanRegexSlice(cursor, cursor.detector, text, from, to);
       else scanCustomSlice(cursor, text, to);
+      // A step is one detector over one slice: the async scan may yield after any of them.
+      if (to < text.length) yield;
     }
-    if (to < text.length) yield;
   }
   return resolveOverlaps(cursors.map((c) => c.found));
 }
