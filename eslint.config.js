@@ -19,6 +19,19 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // One-way layers (docs/ARCHITECTURE.md): features and the shared runtime never import the
+    // entry points (api/, worker/, dev/), the activities composition root, the runtime opener, or
+    // workflow code (only the workflows' *.contract.ts files). Import cycles: scripts/check-cycles.sh.
+    files: ['src/**/*.ts'],
+    ignores: ['src/api/**', 'src/worker/**', 'src/dev/**', 'src/workflows/**', 'src/activities/**', 'src/runtime.ts', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{
+        regex: '^(\\./|(\\.\\./)+)((api|worker|dev|activities)/|runtime\\.js$|workflows/(?!.*\\.contract\\.js$))',
+        message: 'Dependencies point down: entry points -> features -> shared runtime; features use workflow contracts (*.contract.ts) only.',
+      }] }],
+    },
+  },
+  {
     files: ['src/workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['../activities/*', '../db/*', 'node:*'], allowTypeImports: true, message: 'Workflows are deterministic: import activity types only, no I/O modules.' }] }],

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what it needs (npm packages, the Temporal CLI, Chromium), type-checks,
-# lints, then runs every unit and integration test on the real stack. Tests use PostgreSQL and
-# Redis when DATABASE_URL / REDIS_URL are set (or are found listening on
-# 127.0.0.1; TEST_USE_LOCAL_SERVICES=0 turns that off), and embedded PGlite plus the
-# in-process fallbacks otherwise.
+# lints, checks for import cycles (scripts/check-cycles.sh), then runs every unit and integration
+# test on the real stack. Tests use PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (or
+# are found listening on 127.0.0.1; TEST_USE_LOCAL_SERVICES=0 turns that off), and embedded PGlite
+# plus the in-process fallbacks otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
@@ -20,6 +20,7 @@ echo "[test] database: $([ -n "${DATABASE_URL:-}" ] && echo PostgreSQL || echo P
 
 echo "[test] typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "[test] lint"; npx eslint .
+echo "[test] import cycles"; bash scripts/check-cycles.sh
 report=$(mktemp)
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?

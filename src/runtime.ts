@@ -2,7 +2,7 @@
 // client, and the feature cores built on them (gateway, budget, mailer, secrets). The API, the
 // worker, the dev runner and the tests all start from here.
 import path from 'node:path';
-import type { AppDeps } from './api/deps.js';
+import type { AppDeps } from './runtime-deps.js';
 import { createBudgetLedger } from './billing/budget-ledger.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';

@@ -4,7 +4,7 @@ import { reconcileAutomationWorkflowsInBackground } from '../automations/automat
 import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
 import { openRuntime } from '../runtime.js';
-import { runMain } from '../dev/process.js';
+import { runMain } from '../process-lifecycle.js';
 import { startApi } from './server.js';
 
 await runMain('api', async () => {

@@ -4,7 +4,7 @@
 // closes whatever is left.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppDeps } from './deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { buildApp } from './app.js';
 
 export interface ApiServer {

@@ -10,14 +10,14 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { SEARCH_ATTRIBUTES } from '../temporal.js';
-import { ENTITY_PRIORITY, type automationWorkflow, type AutomationWorkflowState } from '../workflows/automation.js';
+import { ENTITY_PRIORITY, type AutomationWorkflow, type AutomationWorkflowState } from '../workflows/automation.contract.js';
 import { Automation } from './entities.js';
 
 type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal'>;
-type EntityHandle = WorkflowHandle<typeof automationWorkflow>;
+type EntityHandle = WorkflowHandle<AutomationWorkflow>;
 
 /** An update waits for a worker to apply it; without one the API answers 503, not never. */
 export const UPDATE_DEADLINE_MS = 10_000;
@@ -43,7 +43,7 @@ export function initialWorkflowState(config: Deps['config'], automation: Automat
 
 /** Starts the entity workflow unless it is already running (safe to repeat). */
 export async function ensureAutomationWorkflow(deps: Deps, automation: Automation): Promise<EntityHandle> {
-  return deps.temporal.client.workflow.start<typeof automationWorkflow>('automationWorkflow', {
+  return deps.temporal.client.workflow.start<AutomationWorkflow>('automationWorkflow', {
     workflowId: automationWorkflowId(automation.id),
     taskQueue: deps.temporal.taskQueue,
     args: [initialWorkflowState(deps.config, automation)],
@@ -64,7 +64,7 @@ export async function ensureAutomationWorkflow(deps: Deps, automation: Automatio
  * row once and the call repeated. Workflow rejections become coded errors.
  */
 export async function withAutomationWorkflow<T>(deps: Deps, automation: Automation, send: (handle: EntityHandle) => Promise<T>): Promise<T> {
-  const handle = deps.temporal.client.workflow.getHandle<typeof automationWorkflow>(automationWorkflowId(automation.id));
+  const handle = deps.temporal.client.workflow.getHandle<AutomationWorkflow>(automationWorkflowId(automation.id));
   const withDeadline = (target: EntityHandle) => deps.temporal.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => send(target));
   try {
     return await withDeadline(handle);

@@ -3,7 +3,7 @@
 // safe to retry: inserts are keyed by the run id, the final record only moves a running run,
 // and a delivery already recorded is not sent again.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ActivityDeps } from '../activities/index.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { createChannelSender, PermanentDeliveryError } from '../channels/index.js';
 import { AppError } from '../errors.js';
 import { metrics } from '../metrics.js';
@@ -48,7 +48,7 @@ export interface StepUsage {
 /** Gateway errors no retry can fix: the run fails at once with the reason. */
 const PERMANENT_CODES = new Set(['bad_request', 'budget_exceeded', 'dlp_blocked', 'forbidden', 'not_found', 'unauthorized']);
 
-export function createRunActivities(deps: ActivityDeps) {
+export function createRunActivities(deps: AppDeps) {
   const channels = createChannelSender(deps);
 
   async function loadRun(runId: string): Promise<{ run: AutomationRun; automation: Automation }> {
@@ -243,7 +243,7 @@ export type RunActivities = ReturnType<typeof createRunActivities>;
  * one, so a version published mid-run does not change the run. A skill that can no longer be
  * resolved fails the run (not_found, permanent).
  */
-export async function settingsOfRun(em: ReturnType<ActivityDeps['orm']['em']['fork']>, run: AutomationRun, automation: Automation): Promise<RunSettings> {
+export async function settingsOfRun(em: ReturnType<AppDeps['orm']['em']['fork']>, run: AutomationRun, automation: Automation): Promise<RunSettings> {
   const source = run.skillId ? { ...automation, skillId: run.skillId, skillVersion: run.skillVersion } : automation;
   try {
     return await runSettingsFor(em, source);
@@ -252,7 +252,7 @@ export async function settingsOfRun(em: ReturnType<ActivityDeps['orm']['em']['fo
   }
 }
 
-async function writeSchedule(em: ReturnType<ActivityDeps['orm']['em']['fork']>, automationId: string, snapshot: ScheduleSnapshot): Promise<void> {
+async function writeSchedule(em: ReturnType<AppDeps['orm']['em']['fork']>, automationId: string, snapshot: ScheduleSnapshot): Promise<void> {
   await em.nativeUpdate(Automation, { id: automationId, stateVersion: { $lt: snapshot.version } }, {
     status: snapshot.status,
     nextRunAt: snapshot.nextRunAt ? new Date(snapshot.nextRunAt) : null,

@@ -15,7 +15,8 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetGuard, BudgetReservation } from './budget.js';
-import { budgetStoreFor, type BudgetStore, type CapSetting, type PeriodRef } from './budget-store.js';
+import type { BudgetStore, CapSetting, PeriodRef } from './budget-store.js';
+import { budgetStoreFor } from './budget-store-for.js';
 import { billingPeriodOf, DAY_MS, type BillingPeriod } from './period.js';
 import { sumUsage } from './usage.queries.js';
 

@@ -1,7 +1,7 @@
 // Activities that give automation runs their tools: the tools of the automation owner's
 // connections, and one tool call per activity (its own timeout; the workflow retries nothing
 // a tool may already have done, see the retry policy where these are proxied).
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { Automation, AutomationRun } from '../automations/entities.js';
 import { settingsOfRun, toActivityFailure } from '../automations/run-activities.js';
 import { guardOutgoingText } from '../gateway/dlp/outgoing.js';

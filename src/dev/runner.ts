@@ -13,7 +13,7 @@ import { describeDatabase } from '../db/orm.js';
 import { databaseTarget, openRuntime } from '../runtime.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from '../worker/bundle.js';
 import { startWorker } from '../worker/worker.js';
-import { runMain } from './process.js';
+import { runMain } from '../process-lifecycle.js';
 import { startTemporalDevServer, type DevServer } from './temporal-server.js';
 
 await runMain('dev', async () => {

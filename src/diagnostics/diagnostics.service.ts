@@ -5,7 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { AppError } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { SEARCH_ATTRIBUTES, type TemporalHandle } from '../temporal.js';
-import type { DiagnosticsResult } from '../workflows/diagnostics.js';
+import type { DiagnosticsResult } from '../workflows/diagnostics.contract.js';
 
 const DIAGNOSTICS_TIMEOUT_MS = 15_000;
 

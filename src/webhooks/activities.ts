@@ -1,7 +1,7 @@
 // The activities of the webhook execution workflow: thin calls into the webhooks feature.
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import type { ToolCall } from '../gateway/types.js';
-import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.js';
+import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';
 import { createChannelSender } from '../channels/index.js';
 import type { ConnectionTools, ToolBinding, ToolCallResult } from '../connectors/tool-use.js';
 import {

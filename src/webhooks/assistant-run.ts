@@ -4,7 +4,7 @@
 // far, each tool call its own activity (`callAssistantTool`). Gateway errors become activity
 // failures that say whether a retry can help.
 import { ApplicationFailure } from '@temporalio/activity';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { loadAssistantForRun } from '../assistants/assistants.service.js';
 import type { Assistant } from '../assistants/entities.js';
 import { PermanentDeliveryError, type ChannelSender } from '../channels/index.js';
@@ -22,7 +22,7 @@ import { AppError } from '../errors.js';
 import { guardOutgoingText, type OutgoingDlpDeps } from '../gateway/dlp/outgoing.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import { resolveSkillVersion, type ResolvedSkillVersion } from '../skills/skills.service.js';
-import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.js';
+import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';
 
 export type AssistantStepInput = WebhookExecutionInput & {
   assistantId: string;

@@ -2,10 +2,10 @@
 // and the body as its context, through the automations feature; then its outcome, read back as
 // the run finishes, becomes the execution's outcome.
 import { ApplicationFailure } from '@temporalio/activity';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { startAutomationRun } from '../automations/automations.service.js';
 import { AutomationRun } from '../automations/entities.js';
-import type { WebhookExecutionInput } from '../workflows/webhook-execution.js';
+import type { WebhookExecutionInput } from '../workflows/webhook-execution.contract.js';
 import { asActivityFailure } from './assistant-run.js';
 import { webhookRunId } from './webhook-ids.js';
 

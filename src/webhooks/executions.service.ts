@@ -2,10 +2,10 @@
 // execution workflow's activities (running, then success or failure). Every write is idempotent, so activity retries and a crash between the workflow start and the API's
 // own insert both leave one consistent row.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../api/deps.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
-import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.js';
+import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';
 import { WebhookExecution, type ExecutionStatus } from './entities.js';
 
 export interface ExecutionView {

@@ -10,11 +10,11 @@
 // the record it wrote).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { AppDeps } from '../api/deps.js';
-import type { RateLimitDecision } from '../api/middleware/rate-limit.js';
+import type { AppDeps } from '../runtime-deps.js';
+import type { RateLimitDecision } from '../rate-limit/limiter.js';
 import { badRequest, notFound } from '../errors.js';
 import { SEARCH_ATTRIBUTES, type TemporalHandle } from '../temporal.js';
-import type { webhookExecutionWorkflow, WebhookExecutionInput, WebhookExecutionTarget } from '../workflows/webhook-execution.js';
+import type { WebhookExecutionWorkflow, WebhookExecutionInput, WebhookExecutionTarget } from '../workflows/webhook-execution.contract.js';
 import { forgetQueuedExecution, recordQueuedExecution } from './executions.service.js';
 import { executionWorkflowId, hashWebhookId, idempotentExecutionId, isWellFormedWebhookId, randomExecutionId } from './webhook-ids.js';
 import { tighterLimit, type WebhookRateLimiter } from './webhook-rate-limit.js';
@@ -117,7 +117,7 @@ function targetOf(webhook: ActiveWebhook): WebhookExecutionTarget {
 async function startExecutionWorkflow(temporal: TemporalHandle, input: WebhookExecutionInput): Promise<void> {
   const { target } = input;
   try {
-    await temporal.client.workflow.start<typeof webhookExecutionWorkflow>('webhookExecutionWorkflow', {
+    await temporal.client.workflow.start<WebhookExecutionWorkflow>('webhookExecutionWorkflow', {
       workflowId: executionWorkflowId(input.executionId),
       taskQueue: temporal.taskQueue,
       args: [input],

@@ -1,8 +1,8 @@
 // Rate limits of the unauthenticated webhook endpoint, on the shared limiter factory: per client
 // IP (counted for every request, unknown ids too, so guessing ids is bounded) and per webhook.
 // Per-webhook counter keys carry the SHA-256 digest of the URL id (the lookup key), never the id.
-import { createRateLimiter, rateLimitedError, type RateLimitDecision } from '../api/middleware/rate-limit.js';
-import type { AppDeps } from '../api/deps.js';
+import { createRateLimiter, rateLimitedError, type RateLimitDecision } from '../rate-limit/limiter.js';
+import type { AppDeps } from '../runtime-deps.js';
 import { metrics } from '../metrics.js';
 
 const WINDOW_SECONDS = 60;

@@ -4,7 +4,7 @@ import { reconcileAutomationWorkflowsInBackground } from '../automations/automat
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { openRuntime, temporalAddress } from '../runtime.js';
-import { runMain } from '../dev/process.js';
+import { runMain } from '../process-lifecycle.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from './bundle.js';
 import { startMetricsServer } from './metrics-server.js';
 import { startWorker } from './worker.js';

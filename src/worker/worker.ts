@@ -2,14 +2,15 @@
 // dependencies. Used by the worker process, the dev runner and the tests.
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
-import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivities } from '../activities/index.js';
+import type { AppDeps } from '../runtime-deps.js';
 
 export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
   bundlePath: string;
-  activityDeps: ActivityDeps;
+  activityDeps: AppDeps;
   identity?: string;
   /** How long running activities get to finish when the worker stops (default 10 s). */
   shutdownGraceMs?: number;
@@ -84,7 +85,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 }
 
 /** The worker's capacity settings: the sticky queue timeout, and the configured limits (else the SDK's). */
-export function capacity(config: Pick<ActivityDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
+export function capacity(config: Pick<AppDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
   stickyQueueScheduleToStartTimeout: number;
   maxCachedWorkflows?: number;
   maxConcurrentActivityTaskExecutions?: number;

@@ -8,9 +8,6 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
@@ -23,50 +20,31 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
-import type { AutomationStatus, RunTrigger } from '../automations/entities.js';
 import type { ScheduleSnapshot } from '../automations/run-activities.js';
 import { nextFireTime } from '../automations/schedule.js';
+import type { RunTrigger } from '../automations/entities.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
+import {
+  activateUpdate,
+  automationStateQuery,
+  deleteUpdate,
+  editScheduleUpdate,
+  pauseUpdate,
+  runFinishedSignal,
+  runNowUpdate,
+  RUN_PRIORITY,
+  type AutomationWorkflow,
+  type AutomationWorkflowState,
+  type RunNowInput,
+  type ScheduleResult,
+  type StartedRun,
+} from './automation.contract.js';
 import { runWorkflow, type RunBegin } from './run.js';
-
-/** Task priority of the entity workflows (1 is the highest) and of the runs they start. */
-export const ENTITY_PRIORITY = 1;
-export const RUN_PRIORITY = 3;
 
 /** A fire found later than this after its time (worker or cluster down) is skipped, not caught up. */
 export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
 /** A run that never reported back is forgotten after this (its workflow has timed out by then). */
 export const RUN_EXECUTION_TIMEOUT_MS = 60 * 60 * 1000;
-
-export interface RunningRun {
-  runId: string;
-  startedAt: number;
-}
-
-export interface AutomationWorkflowState {
-  automationId: string;
-  organizationId: string;
-  status: AutomationStatus;
-  schedule: string;
-  timezone: string;
-  /** Epoch ms of the pending fire; null while paused or when the cron never fires again. */
-  nextRunAt: number | null;
-  running: RunningRun[];
-  skippedFires: number;
-  /** Increases with every state change; the database ignores write-backs older than it holds. */
-  version: number;
-  continueAsNewAfterEvents: number;
-}
-
-export interface RunNowInput {
-  trigger: Exclude<RunTrigger, 'schedule'>;
-  context?: unknown;
-  /**
-   * The run id to use, derived by the caller from its own request (a webhook execution), so a
-   * repeated request returns the run it already started instead of starting another.
-   */
-  runId?: string;
-}
 
 /** Marks histories where a requested run id makes runNow idempotent (older ones drew a uuid4). */
 export const IDEMPOTENT_RUN_NOW_PATCH = 'idempotent-run-now';
@@ -75,22 +53,6 @@ export const IDEMPOTENT_RUN_NOW_PATCH = 'idempotent-run-now';
  * task and the run records itself; older ones recorded the run with an activity first.
  */
 export const FIRE_STARTS_RUN_PATCH = 'fire-starts-run';
-export interface StartedRun {
-  runId: string;
-  startedAt: string;
-}
-export interface ScheduleResult {
-  status: AutomationStatus;
-  nextRunAt: string | null;
-}
-
-export const activateUpdate = defineUpdate<ScheduleResult>('activate');
-export const pauseUpdate = defineUpdate<ScheduleResult>('pause');
-export const editScheduleUpdate = defineUpdate<ScheduleResult, [{ schedule: string; timezone: string }]>('editSchedule');
-export const runNowUpdate = defineUpdate<StartedRun, [RunNowInput]>('runNow');
-export const deleteUpdate = defineUpdate<void>('delete');
-export const runFinishedSignal = defineSignal<[{ runId: string }]>('runFinished');
-export const automationStateQuery = defineQuery<AutomationWorkflowState & { deleted: boolean }>('state');
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds',
@@ -316,3 +278,6 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   }
   await condition(allHandlersFinished);
 }
+
+// The contract names this signature for the API's typed calls: the two cannot drift apart.
+automationWorkflow satisfies AutomationWorkflow;

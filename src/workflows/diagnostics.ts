@@ -2,23 +2,13 @@
 // activity -> database and back). Operators run it to prove a deployment is wired end to end.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { DiagnosticsInput, DiagnosticsResult } from './diagnostics.contract.js';
 
 const { checkDatabase } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3, initialInterval: '200 milliseconds' },
   summary: 'Round trip to the database from the worker',
 });
-
-export interface DiagnosticsInput {
-  organizationId: string;
-  requestedBy: string;
-}
-
-export interface DiagnosticsResult {
-  workflowId: string;
-  databaseTime: string;
-  workerTaskQueue: string;
-}
 
 export async function diagnosticsWorkflow(_input: DiagnosticsInput): Promise<DiagnosticsResult> {
   const { databaseTime } = await checkDatabase();

@@ -10,28 +10,7 @@ import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActi
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
 import type { ToolCallResult } from '../connectors/tool-use.js';
-
-export type WebhookExecutionTarget =
-  | { kind: 'assistant'; assistantId: string }
-  | { kind: 'automation'; automationId: string };
-
-export interface WebhookExecutionInput {
-  executionId: string;
-  organizationId: string;
-  /** The webhook record id (never the URL id, which is a credential). */
-  webhookRecordId: string;
-  target: WebhookExecutionTarget;
-  /** The JSON request body: the context of the run. */
-  body: unknown;
-  receivedAt: string;
-}
-
-export interface WebhookExecutionOutcome {
-  output: string | null;
-  model?: string | undefined;
-  runId?: string | undefined;
-  usage?: { inputTokens: number; outputTokens: number; cost: number } | undefined;
-}
+import type { WebhookExecutionInput, WebhookExecutionOutcome, WebhookExecutionWorkflow } from './webhook-execution.contract.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
@@ -58,6 +37,9 @@ export async function webhookExecutionWorkflow(input: WebhookExecutionInput): Pr
     throw ApplicationFailure.nonRetryable(message, 'WebhookExecutionFailed');
   }
 }
+
+// The contract names this signature for the API's typed start: the two cannot drift apart.
+webhookExecutionWorkflow satisfies WebhookExecutionWorkflow;
 
 const delivery = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileAutomationWorkflows } from '../../src/automations/automation-workflows.js';
 import { AutomationRun } from '../../src/automations/entities.js';
 import { UsageRecord } from '../../src/billing/entities.js';
-import { automationStateQuery } from '../../src/workflows/automation.js';
+import { automationStateQuery } from '../../src/workflows/automation.contract.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';

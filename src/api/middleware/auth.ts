@@ -14,7 +14,7 @@ import type { Role } from '../../identity/entities.js';
 import { ApiKey } from '../../identity/entities.js';
 import { SESSION_COOKIE, sessionSettings, type SessionSettings } from '../../identity/session-settings.js';
 import { authenticateSession } from '../../identity/sessions.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 
 /** lastUsedAt is written at most once a minute per key and instance, never on every request. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;

@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../identity/api-keys.service.js';
 import { createApiKeyBody, idParam, parseInput } from '../../identity/identity.schemas.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { identityContext } from '../middleware/auth.js';
 
 export function apiKeysRoutes(deps: AppDeps): Router {
@@ -10,7 +10,7 @@ export function apiKeysRoutes(deps: AppDeps): Router {
 
   router.post('/api-keys', async (req, res) => {
     const body = parseInput(createApiKeyBody, req.body);
-    res.status(201).json(await createApiKey(identityContext(deps, req), body));
+    res.status(201).json(await createApiKey(identityContext(deps, req), body, deps.config));
   });
 
   router.get('/api-keys', async (req, res) => {

@@ -9,7 +9,7 @@ import {
   regenerateAssistantWebhook,
   updateAssistant,
 } from '../../assistants/assistants.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function assistantRoutes(deps: AppDeps): Router {

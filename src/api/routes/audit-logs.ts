@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import { listAuditEvents } from '../../audit/audit.service.js';
 import { pageQuery, parseInput } from '../../identity/identity.schemas.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf, requireRole } from '../middleware/auth.js';
 
 export function auditLogsRoutes(deps: AppDeps): Router {

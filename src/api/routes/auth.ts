@@ -9,9 +9,10 @@ import { createOidcSignIn, OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_MS } from '../../iden
 import { SESSION_COOKIE, sessionSettings, type SessionSettings } from '../../identity/session-settings.js';
 import { endSession, type IssuedSession } from '../../identity/sessions.js';
 import { signInWithPassword, signInWithVerifiedEmail } from '../../identity/sign-in.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { clearSessionCookie, setSessionCookie } from '../middleware/auth.js';
-import { createRateLimiter, rateLimitedError, setRateLimitHeaders } from '../middleware/rate-limit.js';
+import { createRateLimiter, rateLimitedError } from '../../rate-limit/limiter.js';
+import { setRateLimitHeaders } from '../middleware/rate-limit.js';
 import { metrics } from '../../metrics.js';
 
 export function authRoutes(deps: AppDeps): Router {

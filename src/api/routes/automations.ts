@@ -11,7 +11,7 @@ import {
   runAutomationNow,
   updateAutomation,
 } from '../../automations/automations.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function automationsRoutes(deps: AppDeps): Router {

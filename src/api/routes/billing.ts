@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import { budgetBody, parseInput, usageQuery } from '../../billing/billing.schemas.js';
 import { setMonthlyCap, usageReport } from '../../billing/billing.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf, requireRole } from '../middleware/auth.js';
 
 export function billingRoutes(deps: AppDeps): Router {

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.js';
 import { parseChatCompletionBody } from '../../gateway/chat.schemas.js';
 import { SSE_DONE, toCompletionBody, toSseEvents } from '../../gateway/openai-format.js';
 import type { ChatContext } from '../../gateway/types.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function chatCompletionsRoutes(deps: AppDeps): Router {

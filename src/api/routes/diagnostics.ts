@@ -1,7 +1,7 @@
 // POST /v1/diagnostics/workflow: admins prove the Temporal path end to end.
 import { Router } from 'express';
 import { runWorkflowDiagnostics } from '../../diagnostics/diagnostics.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf, requireRole } from '../middleware/auth.js';
 
 export function diagnosticsRoutes(deps: AppDeps): Router {

@@ -2,7 +2,7 @@
 // (block, mask, log, off). Admins and the owner only.
 import { Router } from 'express';
 import { parseDlpPolicyUpdate } from '../../gateway/dlp/dlp.schemas.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf, requireRole } from '../middleware/auth.js';
 
 export function dlpRoutes(deps: AppDeps): Router {

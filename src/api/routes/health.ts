@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { pingDatabase } from '../../db/orm.js';
 import { AppError } from '../../errors.js';
 import { pingTemporal } from '../../temporal.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 

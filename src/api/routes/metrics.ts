@@ -4,7 +4,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { Router } from 'express';
 import { unauthorized } from '../../errors.js';
 import { registry } from '../../metrics.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { bearerToken } from '../../identity/authenticate.js';
 
 function sameSecret(given: string, expected: string): boolean {

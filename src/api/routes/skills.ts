@@ -20,7 +20,7 @@ import {
   skillIdParam,
   versionParam,
 } from '../../skills/skills.schemas.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 const skillIdOf = (req: Request): string => parseInput(skillIdParam, req.params.id, 'id');

@@ -10,7 +10,7 @@ import {
   listConnections,
   testConnection,
 } from '../../connectors/connections.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function toolsRoutes(deps: AppDeps): Router {

@@ -4,7 +4,7 @@ import { Router } from 'express';
 import { changeRoleBody, idParam, inviteUserBody, parseInput } from '../../identity/identity.schemas.js';
 import { inviteUser } from '../../identity/invitations.service.js';
 import { changeUserRole, getCurrentUser, listUsers, removeUser } from '../../identity/users.service.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { identityContext, requireRole } from '../middleware/auth.js';
 
 export function usersRoutes(deps: AppDeps): Router {

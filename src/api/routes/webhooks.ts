@@ -11,7 +11,7 @@ import { getExecution } from '../../webhooks/executions.service.js';
 import { receiveWebhook } from '../../webhooks/ingress.service.js';
 import { createWebhookRateLimiter } from '../../webhooks/webhook-rate-limit.js';
 import { metrics } from '../../metrics.js';
-import type { AppDeps } from '../deps.js';
+import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 import { setRateLimitHeaders } from '../middleware/rate-limit.js';
 

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../logger.js';
-import { openSharedState, type SharedState } from '../../redis.js';
-import { createRateLimiter, createRateLimiters, type RateLimitDecision } from './rate-limit.js';
+import { createLogger } from '../logger.js';
+import { openSharedState, type SharedState } from '../redis.js';
+import { createRateLimiter, createRateLimiters, type RateLimitDecision } from './limiter.js';
 
 function unreachableRedis(): SharedState {
   // Port 1 on loopback: nothing listens, every command fails at once (no offline queue).

@@ -1,6 +1,6 @@
 // Process lifecycle shared by the entry points: start, then on SIGINT/SIGTERM run the stop
 // function once (a second signal forces exit). A start failure prints why and exits 1.
-import { ConfigError } from '../config.js';
+import { ConfigError } from './config.js';
 
 export async function runMain(name: string, start: () => Promise<() => Promise<void>>): Promise<void> {
   let stop: (() => Promise<void>) | undefined;

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Fails when the code has an import cycle, type-only imports included (dpdm without -T): a cycle
+# means a piece is in the wrong layer (see README "Architecture"). Checks src/, test/, bench/ and
+# scripts/ of the repository, or of the directory given as the first argument (the test of this
+# check runs it on a fixture with a deliberate cycle).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "${1:-$repo}"
+globs=()
+for dir in src test bench scripts; do
+  if [ -d "$dir" ]; then globs+=("$dir/**/*.ts"); fi
+done
+if [ ${#globs[@]} -eq 0 ]; then echo "[check:cycles] nothing to check in $(pwd)" >&2; exit 2; fi
+# The repository's tsconfig.json makes dpdm resolve `./x.js` to `./x.ts` as tsc does. An import it
+# cannot resolve ("miss") would silently drop an edge, so a miss fails the check too.
+status=0
+output=$("$repo/node_modules/.bin/dpdm" --no-tree --progress=false --tsconfig "$repo/tsconfig.json" \
+  --exit-code circular:1 "${globs[@]}") || status=$?
+printf '%s\n' "$output" | grep -v -e ' skip "node_modules/' -e '^• Warnings$' || true
+if printf '%s\n' "$output" | grep -q ' miss "'; then
+  echo "[check:cycles] an import could not be resolved (see the miss warnings above)" >&2
+  exit 1
+fi
+exit $status

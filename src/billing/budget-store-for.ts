@@ -1,0 +1,29 @@
+// Picks the budget store behind the shared state: Redis (one Lua script per operation, atomic
+// across instances) when the shared state is Redis, otherwise the in-process twin with the same
+// semantics (single instance).
+import type { SharedState } from '../redis.js';
+import type { BudgetStore } from './budget-store.js';
+import { MemoryBudgetStore } from './budget-store.memory.js';
+import { RedisBudgetStore } from './budget-store.redis.js';
+
+const memoryStores = new WeakMap<SharedState, MemoryBudgetStore>();
+const redisStores = new WeakMap<SharedState, RedisBudgetStore>();
+
+/**
+ * The store behind `shared`. The same shared state always yields the same store, so the guard
+ * the gateway calls and the billing endpoints see one set of in-process counters.
+ */
+export function budgetStoreFor(shared: SharedState): BudgetStore {
+  if (shared.kind === 'redis' && shared.redis) {
+    const existing = redisStores.get(shared);
+    if (existing) return existing;
+    const store = new RedisBudgetStore(shared.redis);
+    redisStores.set(shared, store);
+    return store;
+  }
+  const existing = memoryStores.get(shared);
+  if (existing) return existing;
+  const store = new MemoryBudgetStore();
+  memoryStores.set(shared, store);
+  return store;
+}

@@ -1,0 +1,27 @@
+// The runtime type: what the API and the activities are built from (src/runtime.ts opens it).
+// Everything is passed in, so tests build the app and the worker on the real stack with their own
+// clock, task queue and key prefix. It sits below the features: a feature takes `Pick<AppDeps, ...>`
+// of what it uses; it only names types, and the gateway and billing cores it names never import it.
+import type { BudgetGuard } from './billing/budget.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { SecretBox } from './crypto/secrets.js';
+import type { Orm } from './db/orm.js';
+import type { Gateway } from './gateway/index.js';
+import type { Logger } from './logger.js';
+import type { Mailer } from './mail/mailer.js';
+import type { SharedState } from './redis.js';
+import type { TemporalHandle } from './temporal.js';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  orm: Orm;
+  shared: SharedState;
+  temporal: TemporalHandle;
+  clock: Clock;
+  gateway: Gateway;
+  budget: BudgetGuard;
+  mailer: Mailer;
+  secrets: SecretBox;
+}
