@@ -14,6 +14,8 @@ import { auditLogsRoutes } from './routes/audit-logs.js';
 import { authRoutes } from './routes/auth.js';
 import { automationsRoutes } from './routes/automations.js';
 import { chatCompletionsRoutes } from './routes/chat-completions.js';
+import { embeddingsRoutes } from './routes/embeddings.js';
+import { modelsRoutes } from './routes/models.js';
 import { diagnosticsRoutes } from './routes/diagnostics.js';
 import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
@@ -31,7 +33,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, chatCompletionsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, chatCompletionsRoutes, embeddingsRoutes, modelsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();

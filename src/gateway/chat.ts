@@ -6,6 +6,7 @@ import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { countUsage, metrics } from '../metrics.js';
+import { assertModelAllowed, holdOptionsOf } from './access.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
@@ -65,11 +66,12 @@ export class ChatService {
   async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionResult> {
     const trail = this.startTrail();
     try {
-      const targets = this.deps.router.resolve(request.model);
+      const targets = this.deps.router.resolve(request.model, 'chat');
+      assertModelAllowed(context, request.model);
       const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: false };
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
         (target, maxTokens) =>
           this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }),
       );
@@ -103,11 +105,12 @@ export class ChatService {
   async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream> {
     const trail = this.startTrail();
     try {
-      const targets = this.deps.router.resolve(request.model);
+      const targets = this.deps.router.resolve(request.model, 'chat');
+      assertModelAllowed(context, request.model);
       const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: true };
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
         (target, maxTokens) =>
           openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
       );

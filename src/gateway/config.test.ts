@@ -36,6 +36,9 @@ describe('gateway config', () => {
     [{ ...valid, models: [{ id: 'standard', targets: [{ provider: 'p', upstreamModel: 'u' }] }] }, 'models[0].id'],
     [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], inputPricePer1M: -1 }] }, 'models[0].inputPricePer1M'],
     [{ ...valid, providers: [{ id: 'p', type: 'openai', maxTokensParam: 'max_output_tokens' }] }, 'providers[0].maxTokensParam'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'image' }] }, 'models[0].mode'],
+    [{ ...valid, providers: [{ id: 'p', type: 'anthropic' }], models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }] }, 'models[0].targets[0].provider'],
+    [{ ...valid, models: [...valid.models, { id: 'e', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }], tiers: { standard: ['m', 'e'] } }, 'tiers.standard[1]'],
   ])('names the bad field (%#: %s)', (document, field) => {
     expect(() => parseGatewayConfig(document, 'f')).toThrow(`Invalid gateway config f: ${field}:`);
   });
@@ -46,10 +49,14 @@ describe('gateway config', () => {
 
   it('defaults to the dev responder on every tier, and to keyed providers when keys are set', () => {
     const dev = createRouter(defaultGatewayConfig({}));
-    expect(dev.resolve('standard').map((t) => t.provider.type)).toEqual(['dev']);
+    expect(dev.resolve('standard', 'chat').map((t) => t.provider.type)).toEqual(['dev']);
     const keyed = createRouter(loadGatewayConfig({ file: undefined, env: {}, openaiApiKey: 'sk', anthropicApiKey: 'ant' }));
-    expect(keyed.resolve('standard').map((t) => t.provider.id)).toEqual(['openai', 'anthropic']);
-    expect(keyed.resolve('dev-echo')).toHaveLength(1);
+    expect(keyed.resolve('standard', 'chat').map((t) => t.provider.id)).toEqual(['openai', 'anthropic']);
+    expect(keyed.resolve('dev-echo', 'chat')).toHaveLength(1);
+    expect(dev.resolve('dev-embedding', 'embedding')).toHaveLength(1);
+    expect(() => dev.resolve('dev-embedding', 'chat')).toThrow(/embedding model: use \/v1\/embeddings/);
+    expect(() => dev.resolve('standard', 'embedding')).toThrow(/chat model: use \/v1\/chat\/completions/);
+    expect(dev.entries().find((entry) => entry.id === 'standard')).toEqual({ id: 'standard', mode: 'chat', ownedBy: 'gateway' });
   });
 });
 

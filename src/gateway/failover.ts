@@ -3,7 +3,7 @@
 // after a retryable failure (connect error, timeout, 429, 5xx), honours a short Retry-After on
 // the last target once, and ends with 503 provider_unavailable when no target answered or 502
 // provider_error when one refused the request for good.
-import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
+import type { BudgetGuard, BudgetReservation, ReserveOptions } from '../billing/budget.js';
 import { AppError } from '../errors.js';
 import { observeUpstreamCall } from '../metrics.js';
 import type { CircuitBreakers } from './breaker.js';
@@ -32,6 +32,10 @@ export interface FailoverInput {
   promptTokens: number;
   signal: AbortSignal | undefined;
   log: AttemptLog;
+  /** Calls that produce no output tokens (embeddings): nothing is reserved for an answer. */
+  noOutput?: boolean;
+  /** The calling key (its own budget) and the request's rate-limit counters, for the holds. */
+  holdOptions?: ReserveOptions;
 }
 
 export class Failover {
@@ -46,8 +50,8 @@ export class Failover {
     let waitedForRetryAfter = false;
     for (let index = 0; index < available.length; index++) {
       const target = available[index]!;
-      const maxTokens = effectiveMaxTokens(input.requestedMaxTokens, target.model);
-      const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens));
+      const maxTokens = input.noOutput ? 0 : effectiveMaxTokens(input.requestedMaxTokens, target.model);
+      const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens), input.holdOptions);
       input.log.attempts += 1;
       input.log.target = target;
       const startedAt = performance.now();

@@ -9,13 +9,25 @@ import { CircuitBreakers } from './breaker.js';
 import { ChatService, type ChatCompletionStream } from './chat.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { DlpPolicies, inspectRequest } from './dlp/index.js';
+import { EmbeddingService, type EmbeddingResult } from './embeddings.js';
+import type { EmbeddingRequest } from './embeddings.schemas.js';
 import { Failover } from './failover.js';
 import { RequestRecorder } from './recorder.js';
 import { createRouter } from './router.js';
 import { UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatContext, ChatGateway } from './types.js';
+import type { ChatCompletionRequest, ChatContext, ChatGateway, ChatMessage } from './types.js';
 
 export type { ChatCompletionStream } from './chat.js';
+export type { EmbeddingResult } from './embeddings.js';
+
+/** A model or tier as GET /v1/models lists it. */
+export interface ModelEntry {
+  id: string;
+  mode: 'chat' | 'embedding';
+  ownedBy: string;
+  /** Unix seconds: when this gateway loaded its config. */
+  created: number;
+}
 
 export interface GatewayDeps {
   config: Config;
@@ -32,8 +44,12 @@ export interface Gateway extends ChatGateway {
   stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream>;
   /** Per-organization DLP policies (GET/PUT /dlp/policy). */
   readonly dlpPolicies: DlpPolicies;
+  /** Embeddings of `mode: embedding` models (POST /v1/embeddings). */
+  embed(request: EmbeddingRequest, context: ChatContext, signal?: AbortSignal): Promise<EmbeddingResult>;
   /** Model ids and tiers clients may ask for. */
   models(): string[];
+  /** The same, with mode and owner (GET /v1/models). */
+  modelEntries(): ModelEntry[];
   /** Flushes buffered audit and usage records (graceful shutdown). */
   close(): Promise<void>;
 }
@@ -52,16 +68,20 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const recorder = new RequestRecorder(deps.orm, deps.logger);
   const breakers = new CircuitBreakers(gatewayConfig.breaker, deps.clock);
   const dlpPolicies = new DlpPolicies(deps.orm, deps.clock);
-  const chat = new ChatService({
+  const services = {
     config: gatewayConfig,
     router,
     failover: new Failover(breakers, deps.budget, gatewayConfig.breaker),
     transport,
-    dlp: { inspect: (organizationId, request) => inspectRequest(dlpPolicies, organizationId, request) },
+    dlp: { inspect: (organizationId: string, request: Pick<ChatCompletionRequest, 'messages' | 'tools'>) => inspectRequest(dlpPolicies, organizationId, request) },
     budget: deps.budget,
     recorder,
     clock: deps.clock,
-  });
+  };
+  const chat = new ChatService(services);
+  const embeddings = new EmbeddingService(services);
+  const created = Math.floor(deps.clock.now().getTime() / 1000);
+  const entries = router.entries().map((entry) => ({ ...entry, created }));
   deps.logger.info(
     { providers: gatewayConfig.providers.map((p) => `${p.id}:${p.type}`), models: router.names(), source: deps.config.GATEWAY_CONFIG ?? 'built-in' },
     'gateway ready',
@@ -69,8 +89,10 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   return {
     complete: (request, context, signal) => chat.complete(request, context, signal),
     stream: (request, context, signal) => chat.stream(request, context, signal),
+    embed: (request, context, signal) => embeddings.embed(request, context, signal),
     dlpPolicies,
     models: () => router.names(),
+    modelEntries: () => entries,
     async close() {
       await chat.drain();
       await recorder.close();

@@ -1,5 +1,7 @@
 // The gateway's contract with its callers: the chat completions route (plain and streaming) and
 // the automation/webhook activities (plain). Request fields follow OpenAI's chat format.
+import type { PendingAdmission } from '../billing/budget.js';
+import type { KeyLimits } from '../identity/caller.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -33,6 +35,7 @@ export interface ChatCompletionRequest {
   model: string;
   messages: ChatMessage[];
   stream?: boolean;
+  /** The output bound (the route folds max_completion_tokens, OpenAI's newer name, into it). */
   max_tokens?: number;
   temperature?: number;
   top_p?: number;
@@ -49,6 +52,10 @@ export interface ChatContext {
   /** Run or webhook execution this call belongs to. */
   runId?: string | undefined;
   requestId?: string | undefined;
+  /** The calling API key's own limits (model allow-list, monthly budget); absent for sessions and runs. */
+  keyLimits?: KeyLimits | undefined;
+  /** Rate-limit counters to count with the first budget hold (gateway routes). */
+  admission?: PendingAdmission | undefined;
 }
 
 export interface ChatUsage {

@@ -7,6 +7,11 @@ export const idParam = z.uuid('must be a valid id');
 
 export const createApiKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
+  /** Model and tier ids of the gateway config this key may use; absent = every one. */
+  models: z.array(z.string().min(1).max(200)).min(1).max(100).optional(),
+  /** USD per calendar month (UTC) for this key alone, within the organization's cap. */
+  monthlyBudget: z.number().min(0).max(1e9).optional(),
+  rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export const inviteUserBody = z.strictObject({

@@ -147,6 +147,8 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   createChatCompletion: {
     prepare: async () => ({ body: { model: 'standard', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 16 } }),
   },
+  listModels: plain(),
+  createEmbeddings: { prepare: async () => ({ body: { model: 'text-embedding-3-small', input: ['Hello', 'world'] } }) },
   getDlpPolicy: plain(),
   updateDlpPolicy: { prepare: async () => ({ body: { detectors: { phone: 'off' } } }) },
   getUsage: { prepare: async () => ({ query: '?groupBy=day' }) },

@@ -185,7 +185,8 @@ export const platformOperations: Operation[] = [
     tag: 'API keys',
     summary: 'Create an API key (the raw key is in this response only)',
     auth: 'caller',
-    body: { id: 'CreateApiKeyRequest', schema: createApiKeyBody, required: true, example: { name: 'CI pipeline' } },
+    description: 'Optional per-key gateway limits: `models` (model and tier ids of the gateway config; others get 403 `model_not_allowed`), `monthlyBudget` (USD; past it 402 `budget_exceeded`) and `rateLimitPerMinute` (shown in `X-RateLimit-*` when tighter than the organization\'s).',
+    body: { id: 'CreateApiKeyRequest', schema: createApiKeyBody, required: true, example: { name: 'CI pipeline', models: ['standard'], monthlyBudget: 25, rateLimitPerMinute: 60 } },
     responses: { 201: { description: 'The new key', schema: r.createdApiKey } },
     errors: ['quota_exceeded'],
   },
@@ -248,7 +249,7 @@ export const platformOperations: Operation[] = [
       200: { description: 'The completion (`stream: false`)', schema: r.chatCompletion },
       // The streamed variant shares the status; the builder adds it as a second content type.
     },
-    errors: ['budget_exceeded', 'dlp_blocked', 'not_found', 'provider_error', 'provider_unavailable'],
+    errors: ['budget_exceeded', 'dlp_blocked', 'model_not_allowed', 'not_found', 'provider_error', 'provider_unavailable'],
   },
   {
     method: 'get',

@@ -9,10 +9,11 @@ import { SSE_DONE, toCompletionBody, toSseEvents } from '../../gateway/openai-fo
 import type { ChatContext } from '../../gateway/types.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
+import { countingRateLimitOnFailure } from '../middleware/rate-limit.js';
 
 export function chatCompletionsRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.post('/chat/completions', async (req, res) => {
+  router.post('/chat/completions', countingRateLimitOnFailure(async (req, res) => {
     const { request, includeUsage } = parseChatCompletionBody(req.body);
     const caller = callerOf(req);
     const context: ChatContext = {
@@ -21,6 +22,8 @@ export function chatCompletionsRoutes(deps: AppDeps): Router {
       apiKeyId: caller.apiKeyId ?? undefined,
       source: 'gateway',
       requestId: req.requestId,
+      keyLimits: caller.keyLimits,
+      admission: req.admission,
     };
     const abort = new AbortController();
     res.on('close', () => {
@@ -51,7 +54,7 @@ export function chatCompletionsRoutes(deps: AppDeps): Router {
       res.write(`data: ${JSON.stringify(failure.toBody())}\n\n`);
     }
     res.end(SSE_DONE);
-  });
+  }));
   return router;
 }
 
