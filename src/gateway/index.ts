@@ -15,7 +15,7 @@ import { Failover } from './failover.js';
 import { RequestRecorder } from './recorder.js';
 import { createRouter } from './router.js';
 import { UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatContext, ChatGateway, ChatMessage } from './types.js';
+import type { ChatCompletionRequest, ChatContext, ChatGateway } from './types.js';
 
 export type { ChatCompletionStream } from './chat.js';
 export type { EmbeddingResult } from './embeddings.js';
