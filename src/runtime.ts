@@ -12,6 +12,8 @@ import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
+import { clientTracingInterceptors } from './telemetry/temporal-tracing.js';
+import { startTracing } from './telemetry/tracing.js';
 import { connectTemporal } from './temporal.js';
 
 export interface Runtime extends AppDeps {
@@ -34,12 +36,15 @@ export async function openRuntime(
   overrides: { database?: DatabaseTarget; clock?: Clock } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
+  // Before anything that makes spans or Temporal clients: the interceptors need the provider.
+  await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
   const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
   const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
   const temporal = await connectTemporal({
     address: temporalAddress(config),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    interceptors: await clientTracingInterceptors(),
   });
   const secrets = createSecretBox(resolveSecretKey(config, logger));
   const mailer = createMailer({
@@ -55,7 +60,7 @@ export async function openRuntime(
     logger,
     reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
   });
-  const gateway = await createGateway({ config, logger, orm, budget, clock });
+  const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
   return {
     config,
     logger,

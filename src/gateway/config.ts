@@ -32,6 +32,8 @@ const providerSchema = z.object({
 const targetSchema = z.object({
   provider: z.string().min(1),
   upstreamModel: z.string().min(1),
+  /** Share of the model's traffic (weighted random among healthy targets); all or none of a model's targets carry one. */
+  weight: z.number().positive().max(1_000_000).optional(),
 });
 
 const modelSchema = z.object({
@@ -41,6 +43,8 @@ const modelSchema = z.object({
   outputPricePer1M: z.number().nonnegative().default(0),
   maxOutputTokens: z.number().int().positive().optional(),
   mode: z.enum(MODEL_MODES).default('chat'),
+  /** Default response-cache lifetime for requests without Cache-Control; 0 = only when asked. */
+  cacheTtlSeconds: z.number().int().nonnegative().max(86_400).default(0),
 });
 
 const breakerSchema = z.object({
@@ -79,6 +83,15 @@ const gatewayConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['models', index, 'id'], message: 'a model id cannot be a tier name' });
       }
       modelIds.add(model.id);
+      const weighted = model.targets.filter((target) => target.weight !== undefined).length;
+      if (weighted > 0 && weighted < model.targets.length) {
+        const unweighted = model.targets.findIndex((target) => target.weight === undefined);
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', index, 'targets', unweighted, 'weight'],
+          message: 'either every target of a model has a weight or none has',
+        });
+      }
       model.targets.forEach((target, targetIndex) => {
         if (!providerIds.has(target.provider)) {
           ctx.addIssue({

@@ -129,6 +129,7 @@ export class EmbeddingService {
       cost: usage.cost,
       dlpFindings: trail.findings,
       promptText: trail.promptText,
+      cached: false,
       createdAt: this.deps.clock.now(),
     });
   }

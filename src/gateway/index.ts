@@ -5,8 +5,10 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
+import type { SharedState } from '../redis.js';
 import { CircuitBreakers } from './breaker.js';
-import { ChatService, type ChatCompletionStream } from './chat.js';
+import { createResponseCache } from './cache.js';
+import { ChatService, type ChatCompletionStream, type ChatOptions } from './chat.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { DlpPolicies, inspectRequest } from './dlp/index.js';
 import { EmbeddingService, type EmbeddingResult } from './embeddings.js';
@@ -15,9 +17,9 @@ import { Failover } from './failover.js';
 import { RequestRecorder } from './recorder.js';
 import { createRouter } from './router.js';
 import { UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatContext, ChatGateway } from './types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatGateway } from './types.js';
 
-export type { ChatCompletionStream } from './chat.js';
+export type { ChatCompletionStream, ChatOptions } from './chat.js';
 export type { EmbeddingResult } from './embeddings.js';
 
 /** A model or tier as GET /v1/models lists it. */
@@ -33,6 +35,8 @@ export interface GatewayDeps {
   config: Config;
   logger: Logger;
   orm: Orm;
+  /** Redis (or the in-process fallback): response cache, shared circuit breakers. */
+  shared: SharedState;
   budget: BudgetGuard;
   clock: Clock;
   /** A parsed gateway config instead of GATEWAY_CONFIG (tests, benchmarks). */
@@ -40,14 +44,18 @@ export interface GatewayDeps {
 }
 
 export interface Gateway extends ChatGateway {
+  /** Answers a request; the gateway route passes options to use the response cache. */
+  complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options?: ChatOptions): Promise<ChatCompletionResult>;
   /** Streams an answer; resolves when the first upstream content arrived (failover happens before). */
-  stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream>;
+  stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options?: ChatOptions): Promise<ChatCompletionStream>;
   /** Per-organization DLP policies (GET/PUT /dlp/policy). */
   readonly dlpPolicies: DlpPolicies;
   /** Embeddings of `mode: embedding` models (POST /v1/embeddings). */
   embed(request: EmbeddingRequest, context: ChatContext, signal?: AbortSignal): Promise<EmbeddingResult>;
   /** Model ids and tiers clients may ask for. */
   models(): string[];
+  /** Whether a target (`provider/upstreamModel`) is taking requests: its circuit is closed. */
+  targetAvailable(key: string): boolean;
   /** The same, with mode and owner (GET /v1/models). */
   modelEntries(): ModelEntry[];
   /** Flushes buffered audit and usage records (graceful shutdown). */
@@ -66,7 +74,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const router = createRouter(gatewayConfig);
   const transport = new UpstreamTransport();
   const recorder = new RequestRecorder(deps.orm, deps.logger);
-  const breakers = new CircuitBreakers(gatewayConfig.breaker, deps.clock);
+  const breakers = new CircuitBreakers(gatewayConfig.breaker, deps.clock, deps.logger);
+  await breakers.share(deps.shared);
   const dlpPolicies = new DlpPolicies(deps.orm, deps.clock);
   const services = {
     config: gatewayConfig,
@@ -77,6 +86,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     budget: deps.budget,
     recorder,
     clock: deps.clock,
+    cache: createResponseCache(deps.shared, deps.clock, deps.logger),
   };
   const chat = new ChatService(services);
   const embeddings = new EmbeddingService(services);
@@ -87,12 +97,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     'gateway ready',
   );
   return {
-    complete: (request, context, signal) => chat.complete(request, context, signal),
-    stream: (request, context, signal) => chat.stream(request, context, signal),
+    complete: (request, context, signal, options) => chat.complete(request, context, signal, options),
+    stream: (request, context, signal, options) => chat.stream(request, context, signal, options),
     embed: (request, context, signal) => embeddings.embed(request, context, signal),
     dlpPolicies,
     models: () => router.names(),
     modelEntries: () => entries,
+    targetAvailable: (key) => breakers.isAvailable(key),
     async close() {
       await chat.drain();
       await recorder.close();

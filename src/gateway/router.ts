@@ -9,6 +9,8 @@ export interface RouteTarget {
   provider: ProviderConfig;
   model: ModelConfig;
   upstreamModel: string;
+  /** Share of the model's traffic among its healthy targets (all or none of a model's targets have one). */
+  weight?: number | undefined;
 }
 
 export interface Router {
@@ -30,6 +32,7 @@ export function createRouter(config: GatewayConfig): Router {
       provider: providers.get(target.provider)!,
       model,
       upstreamModel: target.upstreamModel,
+      weight: target.weight,
     }));
   const routes = new Map<string, RouteTarget[]>();
   const models = new Map(config.models.map((m) => [m.id, m]));

@@ -78,6 +78,8 @@ export interface ChatCompletionResult {
   /** USD, from the configured per-model prices. */
   cost: number;
   attempts: number;
+  /** Set when the request used the response cache (X-Cache, Age). */
+  cache?: { status: 'HIT' | 'MISS'; ageSeconds: number } | undefined;
 }
 
 /** The in-process gateway core, wrapped as activities for runs. */

@@ -1,11 +1,13 @@
 // API key lifecycle for the portal: create (the raw key is returned once, only its hash kept),
 // list, revoke. A member sees and revokes only their own keys; admins and the owner manage every
-// key of the organization. Revocation evicts the key from every API instance's cache at once.
-// A key may carry its own gateway limits (allow-listed models and tiers, a monthly budget, a
-// rate): set at creation only, so the copy cached with the caller never goes stale.
+// key of the organization, except the owner's: only the owner revokes the owner's keys (403),
+// so an admin cannot lock the owner out. Revocation evicts the key from every API instance's
+// cache at once. A key may carry its own gateway limits (allow-listed models and tiers, a
+// monthly budget, a rate): set at creation only, so the copy cached with the caller never goes
+// stale.
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { billingPeriodOf } from '../billing/period.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller } from './caller.js';
@@ -94,8 +96,9 @@ async function spendThisMonth(ctx: IdentityContext, keyIds: string[]): Promise<M
 
 /** Revokes a key (idempotent). Effective on the next request on every API instance. */
 export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<void> {
-  const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id });
+  const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id }, { populate: ['user'] });
   if (!key) throw notFound('API key');
+  if (key.user.role === 'owner' && key.user.id !== ctx.caller.userId) throw forbidden("Only the owner revokes the owner's API keys");
   if (key.revokedAt) return;
   key.revokedAt = ctx.clock.now();
   audit(ctx, 'api_key.revoked', key, { name: key.name, prefix: key.prefix });

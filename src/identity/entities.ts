@@ -64,10 +64,12 @@ export const OrganizationSchema = new EntitySchema<Organization>({
 export const UserSchema = new EntitySchema<User>({
   class: User,
   tableName: 'users',
+  uniques: [{ name: 'users_organization_email_unique', properties: ['organization', 'email'] }],
   properties: {
     id: { type: 'uuid', primary: true },
     organization: { kind: 'm:1', entity: () => Organization, deleteRule: 'cascade' },
-    email: { type: 'string', length: 320, unique: true },
+    // Unique per organization (one person may have an account in several; see sign-in.service.ts).
+    email: { type: 'string', length: 320 },
     name: { type: 'string', length: 200 },
     role: { type: 'string', length: 16 },
     status: { type: 'string', length: 16 },

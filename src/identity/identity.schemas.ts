@@ -23,11 +23,23 @@ export const changeRoleBody = z.strictObject({
   role: z.enum(['admin', 'member'], 'must be admin or member (ownership is not assigned here)'),
 });
 
+export const changeStatusBody = z.strictObject({
+  status: z.enum(['active', 'disabled'], 'must be active or disabled'),
+});
+
 export const password = z.string().min(12, 'must be at least 12 characters').max(256);
 
 export const loginBody = z.strictObject({
   email: z.email().max(320),
   password: z.string().min(1).max(256),
+  /** Needed only when the email and password open accounts in several organizations. */
+  organizationId: z.uuid('must be an organization id').optional(),
+});
+
+/** `GET /auth/oidc/login`: an invitation being accepted, or the organization to sign in to. */
+export const oidcLoginQuery = z.object({
+  invitation: z.string().min(20).max(200).optional(),
+  organizationId: z.uuid('must be an organization id').optional(),
 });
 
 export const acceptInvitationBody = z.strictObject({

@@ -26,7 +26,7 @@ function tighter(a: RateLimitDecision, b: RateLimitDecision): RateLimitDecision 
 }
 
 /** Routes whose requests count their rate limits in the budget hold's script (one Redis round trip). */
-const GATEWAY_PATHS = new Set(['/chat/completions', '/embeddings']);
+const GATEWAY_PATHS = new Set(['/v1/chat/completions', '/v1/embeddings']);
 const MINUTE_MS = 60_000;
 
 /**
@@ -47,7 +47,8 @@ export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): 
       { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
     ];
     const admission = new Admission(hits, res, store);
-    if (req.method === 'POST' && GATEWAY_PATHS.has(req.path)) {
+    // Full path: the gateway's routes are mounted at the root (gatewayRoutes), the others under /v1.
+    if (req.method === 'POST' && GATEWAY_PATHS.has(req.baseUrl + req.path)) {
       req.admission = admission;
     } else {
       await admission.countAlone();

@@ -139,7 +139,10 @@ export const automationListItem = z
 export const automationList = list('automations', automationListItem).register(apiSchemas, { id: 'AutomationList' });
 export const automationView = automationListItem
   .extend({
+    ownerId: z.string().describe('The user its runs act as (role, connections, skills, usage)'),
     systemPrompt: z.string(),
+    skillId: z.string().nullable(),
+    skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
     channels: z.array(channelView),
     skippedFires: z.number().int(),
@@ -303,11 +306,13 @@ export const assistantView = z
     systemPrompt: z.string(),
     model: z.string(),
     skillId: z.string().nullable(),
+    skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
     channels: z.array(channelView),
     trigger: z.object({ type: z.literal('webhook') }).nullable(),
     webhookUrl: z.string().optional().describe("Only for the creator, admins and the owner, and only with a webhook trigger"),
     createdBy: z.string(),
+    ownerId: z.string().describe('The user its executions act as; only they change what it runs'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

@@ -1,16 +1,16 @@
 // POST /v1/embeddings: OpenAI-compatible embeddings of `mode: embedding` models. Vectors come back
 // as JSON floats, or as base64 of little-endian float32 (what the official openai client asks
 // for by default and decodes).
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { parseEmbeddingBody } from '../../gateway/embeddings.schemas.js';
 import type { ChatContext } from '../../gateway/types.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 import { countingRateLimitOnFailure } from '../middleware/rate-limit.js';
 
-export function embeddingsRoutes(deps: AppDeps): Router {
-  const router = Router();
-  router.post('/embeddings', countingRateLimitOnFailure(async (req, res) => {
+/** The handler; mounted with the chat route on the gateway's lean path (gatewayRoutes). */
+export function embeddings(deps: AppDeps): RequestHandler {
+  return countingRateLimitOnFailure(async (req, res) => {
     const request = parseEmbeddingBody(req.body);
     const caller = callerOf(req);
     const context: ChatContext = {
@@ -37,6 +37,5 @@ export function embeddingsRoutes(deps: AppDeps): Router {
       model: result.model,
       usage: { prompt_tokens: result.inputTokens, total_tokens: result.inputTokens },
     });
-  }));
-  return router;
+  });
 }
