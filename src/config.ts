@@ -19,6 +19,11 @@ const booleanFlag = z
   .optional()
   .transform((value) => (value === undefined ? undefined : ['true', '1', 'yes'].includes(value)));
 
+/** 32 bytes, base64 (`openssl rand -base64 32`): canonical base64, so a typo is not silently read as other bytes. */
+const secretKey = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -33,6 +38,13 @@ const envSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('ai-workspace'),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  /** Origin of the Temporal Web UI, allowed with credentials on the codec endpoints; default http://localhost:$TEMPORAL_UI_PORT. */
+  TEMPORAL_UI_ORIGIN: optionalString.pipe(z.url().optional()),
+  // Connection to a production Temporal cluster (README "Temporal connection"): a PEM file path or the PEM text.
+  TEMPORAL_TLS_CERT: optionalString,
+  TEMPORAL_TLS_KEY: optionalString,
+  TEMPORAL_TLS_CA: optionalString,
+  TEMPORAL_API_KEY: optionalString,
   WORKFLOW_BUNDLE_PATH: optionalString,
   GATEWAY_CONFIG: optionalString,
   OPENAI_API_KEY: optionalString,
@@ -45,10 +57,12 @@ const envSchema = z.object({
       .optional(),
   ),
   BOOTSTRAP_ORGANIZATION_NAME: z.string().min(1).default('My Organization'),
-  SECRET_KEY: optionalString.pipe(
+  SECRET_KEY: optionalString.pipe(secretKey.optional()),
+  /** Earlier SECRET_KEYs, comma-separated: they still decrypt (stored secrets, Temporal payloads), never encrypt. */
+  SECRET_KEY_PREVIOUS: optionalString.pipe(
     z
       .string()
-      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .refine((value) => value.split(',').every((key) => secretKey.safeParse(key.trim()).success), 'must be comma-separated 32-byte keys, base64-encoded')
       .optional(),
   ),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
@@ -171,6 +185,8 @@ export interface Config extends Env {
   /** The `{base_url}` of the spec: ends with /v1. */
   publicBaseUrl: string;
   marketplaceUrl: string;
+  /** The Web UI origin allowed on the codec endpoints (TEMPORAL_UI_ORIGIN or the local dev server's). */
+  temporalUiOrigin: string;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +194,15 @@ export class ConfigError extends Error {
     super(`Invalid environment variable ${variable}: ${detail}`);
     this.name = 'ConfigError';
   }
+}
+
+/**
+ * The environment of a built entry point (the API and worker processes): an unset NODE_ENV means
+ * production there, so nothing development-only (a generated SECRET_KEY) happens by omission.
+ * The dev runner and the tests say what they are.
+ */
+export function entryPointEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return env.NODE_ENV ? env : { ...env, NODE_ENV: 'production' };
 }
 
 /** Parses an environment (process.env by default). Throws ConfigError naming the first bad variable. */
@@ -196,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     toolsDataDir: path.resolve(values.TOOLS_DATA_DIR ?? path.join(values.DATA_DIR, 'tools')),
     publicBaseUrl: stripTrailingSlash(values.PUBLIC_BASE_URL ?? `${localBase}/v1`),
     marketplaceUrl: stripTrailingSlash(values.MARKETPLACE_URL ?? `${localBase}/marketplace`),
+    temporalUiOrigin: new URL(values.TEMPORAL_UI_ORIGIN ?? `http://localhost:${values.TEMPORAL_UI_PORT}`).origin,
   };
 }
 

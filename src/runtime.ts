@@ -12,17 +12,17 @@ import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
+import { createPayloadCodec, previousSecretKeys } from './payloads/data-converters.js';
 import { clientTracingInterceptors } from './telemetry/temporal-tracing.js';
 import { startTracing } from './telemetry/tracing.js';
 import { connectTemporal } from './temporal.js';
+import { temporalConnectionOptions } from './temporal-connection.js';
 
 export interface Runtime extends AppDeps {
   close(): Promise<void>;
 }
 
-export function temporalAddress(config: Config): string {
-  return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_PORT}`;
-}
+export { temporalAddress } from './temporal-connection.js';
 
 export function databaseTarget(config: Config): DatabaseTarget {
   return config.DATABASE_URL
@@ -36,17 +36,20 @@ export async function openRuntime(
   overrides: { database?: DatabaseTarget; clock?: Clock } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
+  // First: a production start without SECRET_KEY stops here, before it touches anything.
+  const secretKey = resolveSecretKey(config, logger);
   // Before anything that makes spans or Temporal clients: the interceptors need the provider.
   await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
   const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
   const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
   const temporal = await connectTemporal({
-    address: temporalAddress(config),
+    connection: temporalConnectionOptions(config),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    codec: createPayloadCodec(secretKey, config),
     interceptors: await clientTracingInterceptors(),
   });
-  const secrets = createSecretBox(resolveSecretKey(config, logger));
+  const secrets = createSecretBox(secretKey, previousSecretKeys(config));
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,

@@ -1,6 +1,11 @@
 // Temporal wiring shared by the API, the worker and the dev runner: the client connection and
-// the search attributes the workflows set (registered on the dev server at start).
+// the search attributes the workflows set (registered on the dev server at start). Clients encrypt
+// every payload (src/payloads): `clientFor(organizationId)` for what belongs to an organization,
+// `client` for the service's own calls (service key) and for reading.
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
+import type { EncryptionCodec } from './payloads/codec.js';
+import { clientDataConverter } from './payloads/data-converters.js';
+import type { TemporalConnectionOptions } from './temporal-connection.js';
 
 export { SEARCH_ATTRIBUTES, searchAttributeArgs } from './search-attributes.js';
 
@@ -12,26 +17,52 @@ export interface TemporalHandle {
    * are not cleared on cancel, and one firing after the connection closed throws).
    */
   probe: Connection;
+  /** The service's client: payloads it sends are encrypted under the service key. */
   client: Client;
+  /** A client whose payloads are labelled with, and encrypted for, `organizationId`. */
+  clientFor(organizationId: string): Client;
+  codec: EncryptionCodec;
   namespace: string;
   taskQueue: string;
   close(): Promise<void>;
 }
 
+/** Per-organization clients are cheap, but kept: a busy API would otherwise build one per request. */
+const MAX_CACHED_CLIENTS = 1000;
+
 export async function connectTemporal(options: {
-  address: string;
+  connection: TemporalConnectionOptions;
   namespace: string;
   taskQueue: string;
+  codec: EncryptionCodec;
   /** Workflow client interceptors (traces: the span context goes into each start's headers). */
   interceptors?: WorkflowClientInterceptor[];
 }): Promise<TemporalHandle> {
-  const connection = await Connection.connect({ address: options.address, connectTimeout: '5s' });
-  const probe = Connection.lazy({ address: options.address, interceptors: [] });
-  const client = new Client({ connection, namespace: options.namespace, interceptors: { workflow: options.interceptors ?? [] } });
+  const connection = await Connection.connect({ ...options.connection, connectTimeout: '5s' });
+  const probe = Connection.lazy({ ...options.connection, interceptors: [] });
+  const makeClient = (organizationId?: string) =>
+    new Client({
+      connection,
+      namespace: options.namespace,
+      dataConverter: clientDataConverter(options.codec, organizationId),
+      interceptors: { workflow: options.interceptors ?? [] },
+    });
+  const client = makeClient();
+  const clients = new Map<string, Client>();
   return {
     connection,
     probe,
     client,
+    clientFor(organizationId) {
+      let scoped = clients.get(organizationId);
+      if (!scoped) {
+        if (clients.size >= MAX_CACHED_CLIENTS) clients.delete(clients.keys().next().value!);
+        scoped = makeClient(organizationId);
+        clients.set(organizationId, scoped);
+      }
+      return scoped;
+    },
+    codec: options.codec,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     async close() {

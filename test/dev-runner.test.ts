@@ -64,6 +64,15 @@ describe('dev runner', () => {
     expect(ready.status).toBe(200);
     const ui = await fetch(`http://127.0.0.1:${ports.ui}/`);
     expect(ui.status).toBe(200);
+    // The Web UI decodes payloads through the API's codec server, which answers the owner.
+    const uiSettings = await (await fetch(`http://127.0.0.1:${ports.ui}/api/v1/settings`)).text();
+    expect(uiSettings).toContain(`http://localhost:${ports.api}/v1/codec`);
+    const plain = { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"hello"').toString('base64') }] };
+    const encoded = await call<any>(`${apiUrl}/v1`, 'POST', '/codec/encode', { key, body: plain });
+    expect(encoded.status).toBe(200);
+    expect(Buffer.from(encoded.body.payloads[0].metadata.encoding, 'base64').toString()).toBe('binary/encrypted');
+    const decoded = await call<any>(`${apiUrl}/v1`, 'POST', '/codec/decode', { key, body: encoded.body });
+    expect(decoded.body).toEqual(plain);
     const diagnostics = await call<any>(`${apiUrl}/v1`, 'POST', '/diagnostics/workflow', { key });
     expect(diagnostics.status).toBe(200);
     expect(diagnostics.body.workflowId).toMatch(/^diagnostics\//);

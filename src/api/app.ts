@@ -27,11 +27,15 @@ import { assistantRoutes } from './routes/assistants.js';
 import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
 import { toolsRoutes } from './routes/tools.js';
 import { skillsRoutes } from './routes/skills.js';
+import { CODEC_PATH, codecCors, codecRoutes } from './routes/codec.js';
 
 type RouteFactory = (deps: AppDeps) => Router;
 
-/** Routes under /v1 that carry their own credential (the webhook URL) or none yet (sign-in). */
-const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes];
+/**
+ * Routes under /v1 that carry their own credential (the webhook URL), none yet (sign-in), or
+ * authenticate on their own terms (the codec server, which also takes the Web UI's origin).
+ */
+const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes, codecRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
 const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
@@ -56,6 +60,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));
+  app.use(`/v1${CODEC_PATH}`, codecCors(deps.config.temporalUiOrigin));
   for (const handler of [...body, ...traced]) app.use(handler);
 
   const v1 = express.Router();

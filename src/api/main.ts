@@ -2,7 +2,8 @@
 // WEB_CONCURRENCY above 1 (production default: one per core) this process becomes the primary
 // of a node:cluster: it migrates and bootstraps once, then forks the API processes (cluster.ts).
 import cluster from 'node:cluster';
-import { loadConfig } from '../config.js';
+import { entryPointEnv, loadConfig } from '../config.js';
+import { resolveSecretKey } from '../crypto/secrets.js';
 import { openDatabase } from '../db/orm.js';
 import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
@@ -10,12 +11,14 @@ import { runMain } from '../process-lifecycle.js';
 import { apiProcessCount, isFirstApiProcess, isForkedApiProcess, superviseApiProcesses } from './cluster.js';
 
 await runMain('api', async () => {
-  const config = loadConfig();
+  const config = loadConfig(entryPointEnv());
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const processes = apiProcessCount(config);
   if (processes.limitedBy) logger.warn({ reason: processes.limitedBy }, 'WEB_CONCURRENCY: running one API process');
 
   if (cluster.isPrimary && processes.count > 1) {
+    // A production start without SECRET_KEY stops here, not in a loop of forks that each exit.
+    resolveSecretKey(config, logger);
     // Once, before the forks open the database: they would race each other to migrate.
     // Several processes only run on PostgreSQL (apiProcessCount).
     const orm = await openDatabase({ databaseUrl: config.DATABASE_URL! }, logger);

@@ -12,6 +12,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
+import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import { SEARCH_ATTRIBUTES } from '../temporal.js';
 import { ENTITY_PRIORITY, type AutomationWorkflow, type AutomationWorkflowState } from '../workflows/automation.contract.js';
 import { Automation } from './entities.js';
@@ -43,7 +44,7 @@ export function initialWorkflowState(config: Deps['config'], automation: Automat
 
 /** Starts the entity workflow unless it is already running (safe to repeat). */
 export async function ensureAutomationWorkflow(deps: Deps, automation: Automation): Promise<EntityHandle> {
-  return deps.temporal.client.workflow.start<AutomationWorkflow>('automationWorkflow', {
+  return deps.temporal.clientFor(automation.organizationId).workflow.start<AutomationWorkflow>('automationWorkflow', {
     workflowId: automationWorkflowId(automation.id),
     taskQueue: deps.temporal.taskQueue,
     args: [initialWorkflowState(deps.config, automation)],
@@ -54,8 +55,8 @@ export async function ensureAutomationWorkflow(deps: Deps, automation: Automatio
       { key: SEARCH_ATTRIBUTES.OrganizationId, value: automation.organizationId },
       { key: SEARCH_ATTRIBUTES.AutomationId, value: automation.id },
     ],
-    staticSummary: `Automation "${automation.name.slice(0, 80)}" (${automation.schedule}, ${automation.timezone})`,
-    staticDetails: `Schedule owner of automation ${automation.id}; each run is a child workflow run/<runId>.`,
+    staticSummary: plaintextSummary(`Automation "${automation.name.slice(0, 80)}" (${automation.schedule}, ${automation.timezone})`),
+    staticDetails: plaintextSummary(`Schedule owner of automation ${automation.id}; each run is a child workflow run/<runId>.`),
   });
 }
 
@@ -64,7 +65,7 @@ export async function ensureAutomationWorkflow(deps: Deps, automation: Automatio
  * row once and the call repeated. Workflow rejections become coded errors.
  */
 export async function withAutomationWorkflow<T>(deps: Deps, automation: Automation, send: (handle: EntityHandle) => Promise<T>): Promise<T> {
-  const handle = deps.temporal.client.workflow.getHandle<AutomationWorkflow>(automationWorkflowId(automation.id));
+  const handle = deps.temporal.clientFor(automation.organizationId).workflow.getHandle<AutomationWorkflow>(automationWorkflowId(automation.id));
   const withDeadline = (target: EntityHandle) => deps.temporal.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => send(target));
   try {
     return await withDeadline(handle);

@@ -123,7 +123,7 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
 export async function deleteAutomation(deps: Deps, caller: Caller, id: string): Promise<void> {
   const automation = await findManageableAutomation(deps, caller, id);
   try {
-    await deps.temporal.client.workflow.getHandle(automationWorkflowId(automation.id)).executeUpdate(deleteUpdate);
+    await deps.temporal.clientFor(automation.organizationId).workflow.getHandle(automationWorkflowId(automation.id)).executeUpdate(deleteUpdate);
   } catch (error) {
     // A workflow that is already gone has nothing left to cancel.
     if (!(error instanceof WorkflowNotFoundError)) throw error;

@@ -1,7 +1,10 @@
 // Webhook channel: a JSON POST signed as DESIGN.md says. X-Service-Signature is
 // `sha256=<hex HMAC-SHA256 of the exact body bytes>` with the channel's secret;
-// X-Service-Timestamp is the attempt time; X-Service-Delivery-Id is stable across retries, so a
-// receiver can drop a repeat. The body is built from the run alone: every retry sends the same bytes.
+// X-Service-Timestamp is the attempt time; X-Service-Signature-V2 is
+// `sha256=<hex HMAC-SHA256 of "<X-Service-Timestamp>.<body>">`, so a captured delivery cannot be
+// replayed later under a fresh timestamp (receivers check the timestamp is within 5 minutes, README
+// "Webhooks"); X-Service-Delivery-Id is stable across retries, so a receiver can drop a repeat.
+// The body is built from the run alone: every retry sends the same bytes.
 import { createHmac } from 'node:crypto';
 import type { Agent } from 'undici';
 import { request } from 'undici';
@@ -30,6 +33,11 @@ export function signBody(secret: string, body: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
+/** X-Service-Signature-V2: the HMAC covers the timestamp header too (`<timestamp>.<body>`). */
+export function signTimestampedBody(secret: string, timestamp: string, body: string | Buffer): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`;
+}
+
 export async function postWebhook(
   options: { dispatcher: Agent; allowPrivateTargets: boolean; now: Date },
   target: string,
@@ -39,6 +47,7 @@ export async function postWebhook(
   const url = new URL(target);
   if (!options.allowPrivateTargets) assertPublicUrl(url);
   const body = webhookBody(message);
+  const timestamp = String(Math.floor(options.now.getTime() / 1000));
   const response = await request(url, {
     method: 'POST',
     dispatcher: options.dispatcher,
@@ -46,7 +55,8 @@ export async function postWebhook(
       'content-type': 'application/json',
       'user-agent': 'ai-workspace-webhooks/1',
       'x-service-signature': signBody(secret, body),
-      'x-service-timestamp': String(Math.floor(options.now.getTime() / 1000)),
+      'x-service-signature-v2': signTimestampedBody(secret, timestamp, body),
+      'x-service-timestamp': timestamp,
       'x-service-delivery-id': message.deliveryId,
     },
     body,

@@ -23,6 +23,20 @@ describe('createSecretBox', () => {
     expect(() => createSecretBox(randomBytes(32)).decrypt(stored)).toThrow();
   });
 
+  it('refuses a truncated authentication tag (GCM would otherwise accept a short, forgeable one)', () => {
+    const parts = box.encrypt('value').split(':');
+    parts[2] = Buffer.from(parts[2]!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => box.decrypt(parts.join(':'))).toThrow(/16 bytes/);
+  });
+
+  it('decrypts a value sealed under a previous key, and seals new values under the current one', () => {
+    const oldKey = randomBytes(32);
+    const stored = createSecretBox(oldKey).encrypt('rotated');
+    const rotated = createSecretBox(randomBytes(32), [oldKey]);
+    expect(rotated.decrypt(stored)).toBe('rotated');
+    expect(() => createSecretBox(oldKey).decrypt(rotated.encrypt('fresh'))).toThrow();
+  });
+
   it('refuses a key that is not 32 bytes', () => {
     expect(() => createSecretBox(randomBytes(16))).toThrow(/32 bytes/);
   });

@@ -4,41 +4,57 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import type { Logger } from '../logger.js';
+
+/** GCM's full 128-bit tag: a shorter one would be accepted by Node and is far easier to forge. */
+const TAG_BYTES = 16;
 
 export interface SecretBox {
   encrypt(plaintext: string): string;
   decrypt(stored: string): string;
 }
 
-export function createSecretBox(key: Buffer): SecretBox {
-  if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes');
+/** Encrypts with `key`; decrypts with it or, after a rotation, with one of `previousKeys` (SECRET_KEY_PREVIOUS). */
+export function createSecretBox(key: Buffer, previousKeys: readonly Buffer[] = []): SecretBox {
+  for (const candidate of [key, ...previousKeys]) if (candidate.length !== 32) throw new Error('SECRET_KEY must be 32 bytes');
   return {
     encrypt(plaintext) {
       const nonce = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, nonce);
+      const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(':');
     },
     decrypt(stored) {
       const [version, nonce, tag, ciphertext] = stored.split(':');
       if (version !== 'v1' || !nonce || !tag || ciphertext === undefined) throw new Error('unrecognised secret format');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+      const tagBytes = Buffer.from(tag, 'base64url');
+      if (tagBytes.length !== TAG_BYTES) throw new Error('secret authentication tag must be 16 bytes');
+      let failure: unknown;
+      for (const candidate of [key, ...previousKeys]) {
+        try {
+          const decipher = createDecipheriv('aes-256-gcm', candidate, Buffer.from(nonce, 'base64url'), { authTagLength: TAG_BYTES });
+          decipher.setAuthTag(tagBytes);
+          return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+        } catch (error) {
+          failure = error;
+        }
+      }
+      throw failure;
     },
   };
 }
 
 /**
- * SECRET_KEY from the environment; in development without one, a key generated once into
- * DATA_DIR/secret.key (mode 0600). Production must set SECRET_KEY.
+ * SECRET_KEY from the environment. Only in development and tests (NODE_ENV says so; the built
+ * entry points count an unset NODE_ENV as production) is a missing key generated once into
+ * DATA_DIR/secret.key (mode 0600): a container loses that file, and with it every stored secret
+ * and every encrypted Temporal payload.
  */
 export function resolveSecretKey(config: Config, logger: Logger): Buffer {
   if (config.SECRET_KEY) return Buffer.from(config.SECRET_KEY, 'base64');
   if (config.NODE_ENV === 'production') {
-    throw new Error('Invalid environment variable SECRET_KEY: required in production (32 bytes, base64)');
+    throw new ConfigError('SECRET_KEY', 'required in production: 32 random bytes, base64 (openssl rand -base64 32); set NODE_ENV=development to generate one into DATA_DIR');
   }
   const file = path.join(config.dataDir, 'secret.key');
   if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');

@@ -1,7 +1,8 @@
 // The dev runner: the whole service in one command on embedded defaults. Starts the Temporal
 // dev server (unless TEMPORAL_ADDRESS is set) with its Web UI and a SQLite file under DATA_DIR,
 // then the worker and the API in this process (so they share PGlite when DATABASE_URL is unset),
-// and prints where everything is. SIGINT/SIGTERM stops all of it cleanly.
+// and prints where everything is. The Web UI decodes the (encrypted) payloads through the API's
+// codec server, /v1/codec. SIGINT/SIGTERM stops all of it cleanly.
 import os from 'node:os';
 import path from 'node:path';
 import { startApi } from '../api/server.js';
@@ -11,6 +12,7 @@ import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
 import { describeDatabase } from '../db/orm.js';
 import { databaseTarget, openRuntime } from '../runtime.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from '../worker/bundle.js';
 import { startWorker } from '../worker/worker.js';
 import { runMain } from '../process-lifecycle.js';
@@ -20,6 +22,7 @@ await runMain('dev', async () => {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
   let temporalServer: DevServer | undefined;
+  const codecEndpoint = `${config.publicBaseUrl}/codec`;
   if (!config.TEMPORAL_ADDRESS) {
     logger.info({ port: config.TEMPORAL_PORT, uiPort: config.TEMPORAL_UI_PORT }, 'starting Temporal dev server');
     temporalServer = await startTemporalDevServer({
@@ -27,6 +30,7 @@ await runMain('dev', async () => {
       uiPort: config.TEMPORAL_UI_PORT,
       dbFile: path.join(config.dataDir, 'temporal.sqlite'),
       namespace: config.TEMPORAL_NAMESPACE,
+      uiCodecEndpoint: codecEndpoint,
     });
   }
   try {
@@ -34,7 +38,7 @@ await runMain('dev', async () => {
     const runtime = await openRuntime(config, logger);
     const bootstrap = await bootstrapOnFirstStart(runtime.orm, config, logger);
     const worker = await startWorker({
-      address: temporalServer?.address ?? config.TEMPORAL_ADDRESS!,
+      ...(temporalServer ? { address: temporalServer.address } : temporalConnectionOptions(config)),
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       bundlePath,
@@ -53,6 +57,7 @@ await runMain('dev', async () => {
       `  Health            http://localhost:${api.port}/readyz`,
       `  Temporal Web UI   ${temporalServer?.uiUrl ?? '(external Temporal at ' + config.TEMPORAL_ADDRESS + ')'}`,
       `  Temporal address  ${temporalServer?.address ?? config.TEMPORAL_ADDRESS}`,
+      `  Codec server      ${codecEndpoint}   (the Web UI decodes payloads here: sign in, README "Reading runs in the Web UI")`,
       `  Database          ${describeDatabase(databaseTarget(config))}`,
       `  Redis             ${config.REDIS_URL ? 'REDIS_URL' : 'in-process fallback (single instance)'}`,
       `  Data directory    ${config.dataDir}`,

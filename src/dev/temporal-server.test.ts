@@ -93,5 +93,7 @@ describe('the SDK download route', () => {
       dbFilename: '/data/temporal.sqlite',
     });
     expect(sdk.server?.searchAttributes?.map((key) => key.name)).toEqual(expect.arrayContaining(['OrganizationId']));
+    const withCodec = sdkDownloadOptions({ port: 7999, uiPort: 8999, uiCodecEndpoint: 'http://localhost:8080/v1/codec' }, { HOME: '/home/dev' });
+    expect(withCodec.server?.extraArgs).toEqual(['--ui-codec-endpoint', 'http://localhost:8080/v1/codec']);
   });
 });

@@ -25,6 +25,8 @@ export interface DevServerOptions {
   /** SQLite file; undefined = in-memory. */
   dbFile?: string | undefined;
   namespace?: string;
+  /** Remote codec endpoint the Web UI decodes payloads with (the API's /v1/codec). */
+  uiCodecEndpoint?: string | undefined;
   /** Dynamic config, e.g. limits raised for benchmarks. */
   dynamicConfig?: Record<string, unknown>;
   onLog?: (line: string) => void;
@@ -137,7 +139,7 @@ async function startWithCli(binary: string, options: DevServerOptions): Promise<
     ...searchAttributeArgs(),
   ];
   if (options.uiPort === undefined) args.push('--headless');
-  else args.push('--ui-port', String(options.uiPort));
+  else args.push('--ui-port', String(options.uiPort), ...uiCodecArgs(options));
   if (options.dbFile) {
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
@@ -213,9 +215,13 @@ export function sdkDownloadOptions(options: DevServerOptions, env: NodeJS.Proces
       ...(options.uiPort !== undefined ? { uiPort: options.uiPort } : {}),
       ...(options.dbFile ? { dbFilename: options.dbFile } : {}),
       searchAttributes: Object.values(SEARCH_ATTRIBUTES),
-      extraArgs: dynamicConfigArgs(options),
+      extraArgs: [...dynamicConfigArgs(options), ...(options.uiPort !== undefined ? uiCodecArgs(options) : [])],
     },
   };
+}
+
+function uiCodecArgs(options: DevServerOptions): string[] {
+  return options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : [];
 }
 
 function dynamicConfigArgs(options: DevServerOptions): string[] {

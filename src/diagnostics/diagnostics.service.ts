@@ -4,19 +4,20 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { AppError } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
+import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import { SEARCH_ATTRIBUTES, type TemporalHandle } from '../temporal.js';
 import type { DiagnosticsResult } from '../workflows/diagnostics.contract.js';
 
 const DIAGNOSTICS_TIMEOUT_MS = 15_000;
 
 export async function runWorkflowDiagnostics(temporal: TemporalHandle, caller: Caller): Promise<DiagnosticsResult & { runId: string }> {
-  const handle = await temporal.client.workflow.start('diagnosticsWorkflow', {
+  const handle = await temporal.clientFor(caller.organizationId).workflow.start('diagnosticsWorkflow', {
     workflowId: `diagnostics/${randomUUID()}`,
     taskQueue: temporal.taskQueue,
     args: [{ organizationId: caller.organizationId, requestedBy: caller.userId }],
     workflowExecutionTimeout: '1 minute',
     typedSearchAttributes: [{ key: SEARCH_ATTRIBUTES.OrganizationId, value: caller.organizationId }],
-    staticSummary: 'Diagnostics: API -> Temporal -> worker -> database round trip',
+    staticSummary: plaintextSummary('Diagnostics: API -> Temporal -> worker -> database round trip'),
   });
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -13,6 +13,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
 import type { RateLimitDecision } from '../rate-limit/limiter.js';
 import { badRequest, notFound } from '../errors.js';
+import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import { SEARCH_ATTRIBUTES, type TemporalHandle } from '../temporal.js';
 import type { WebhookExecutionWorkflow, WebhookExecutionInput, WebhookExecutionTarget } from '../workflows/webhook-execution.contract.js';
 import { forgetQueuedExecution, recordQueuedExecution } from './executions.service.js';
@@ -117,7 +118,7 @@ function targetOf(webhook: ActiveWebhook): WebhookExecutionTarget {
 async function startExecutionWorkflow(temporal: TemporalHandle, input: WebhookExecutionInput): Promise<void> {
   const { target } = input;
   try {
-    await temporal.client.workflow.start<WebhookExecutionWorkflow>('webhookExecutionWorkflow', {
+    await temporal.clientFor(input.organizationId).workflow.start<WebhookExecutionWorkflow>('webhookExecutionWorkflow', {
       workflowId: executionWorkflowId(input.executionId),
       taskQueue: temporal.taskQueue,
       args: [input],
@@ -128,9 +129,9 @@ async function startExecutionWorkflow(temporal: TemporalHandle, input: WebhookEx
         { key: SEARCH_ATTRIBUTES.TriggerType, value: 'webhook' },
         ...(target.kind === 'automation' ? [{ key: SEARCH_ATTRIBUTES.AutomationId, value: target.automationId }] : []),
       ],
-      staticSummary: target.kind === 'assistant'
+      staticSummary: plaintextSummary(target.kind === 'assistant'
         ? `Webhook execution of assistant ${target.assistantId}`
-        : `Webhook execution of automation ${target.automationId}`,
+        : `Webhook execution of automation ${target.automationId}`),
     });
   } catch (error) {
     // The same Idempotency-Key after the first execution finished: that execution is the answer.

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH, WORKFLOW_INTERCEPTORS_PATH, WORKFLOW_PAYLOAD_CONVERTER_PATH } from '../payloads/data-converters.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WORKFLOWS_DIR = path.resolve(here, '../workflows');
@@ -23,8 +24,12 @@ function workflowModule(name: string): string {
 export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflowsEntry(),
+    // Inside the sandbox payloads are labelled with the workflow's organization, error messages
+    // become encoded payloads, and activities learn their organization (src/payloads).
+    payloadConverterPath: WORKFLOW_PAYLOAD_CONVERTER_PATH,
+    failureConverterPath: FAILURE_CONVERTER_PATH,
     // Traces: inert unless a workflow's start carries a trace context (see the module).
-    workflowInterceptorModules: [workflowModule('tracing-interceptors')],
+    workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH, workflowModule('tracing-interceptors')],
     // Sources import siblings as `./x.js` (NodeNext); let webpack find the `.ts` file.
     webpackConfigHook: (config) => ({
       ...config,

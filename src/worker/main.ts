@@ -1,21 +1,22 @@
 // The worker process: runs workflows from the pre-bundled code and the activities.
 import os from 'node:os';
 import { reconcileAutomationWorkflowsInBackground } from '../automations/automation-workflows.js';
-import { loadConfig } from '../config.js';
+import { entryPointEnv, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openRuntime, temporalAddress } from '../runtime.js';
+import { openRuntime } from '../runtime.js';
+import { temporalConnectionOptions } from '../temporal-connection.js';
 import { runMain } from '../process-lifecycle.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from './bundle.js';
 import { startMetricsServer } from './metrics-server.js';
 import { startWorker } from './worker.js';
 
 await runMain('worker', async () => {
-  const config = loadConfig();
+  const config = loadConfig(entryPointEnv());
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const runtime = await openRuntime(config, logger);
   const bundlePath = await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
   const worker = await startWorker({
-    address: temporalAddress(config),
+    ...temporalConnectionOptions(config),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     bundlePath,

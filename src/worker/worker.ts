@@ -1,13 +1,19 @@
 // Creates the Temporal worker: the pre-bundled workflows plus the activities built from their
 // dependencies. Used by the worker process, the dev runner and the tests.
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/tls-config.js';
 import type { Logger } from '../logger.js';
 import { createActivities } from '../activities/index.js';
+import { organizationActivityInterceptor } from '../payloads/activity-scope.js';
+import { workerDataConverter } from '../payloads/data-converters.js';
 import type { AppDeps } from '../runtime-deps.js';
 import { workerTracingOptions } from '../telemetry/temporal-tracing.js';
 
 export interface WorkerOptions {
   address: string;
+  /** TLS and API key of a production cluster (temporal-connection.ts). */
+  tls?: TLSConfig;
+  apiKey?: string;
   namespace: string;
   taskQueue: string;
   bundlePath: string;
@@ -61,17 +67,26 @@ export function installWorkerRuntime(logger: Logger, metricsBindAddress?: string
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   installWorkerRuntime(options.activityDeps.logger, options.metricsBindAddress);
-  const connection = await NativeConnection.connect({ address: options.address });
+  const connection = await NativeConnection.connect({
+    address: options.address,
+    ...(options.tls ? { tls: options.tls } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
+  const tracingOptions = await workerTracingOptions();
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
+    // The bundle carries the sandbox's converters and interceptors (bundle.ts); these serve activities.
     workflowBundle: { codePath: options.bundlePath },
+    dataConverter: workerDataConverter(options.activityDeps.temporal.codec),
     activities: createActivities(options.activityDeps),
     ...(options.identity ? { identity: options.identity } : {}),
     ...capacity(options.activityDeps.config),
     shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
-    ...(await workerTracingOptions()),
+    ...tracingOptions,
+    // Both: the organization interceptor labels activity payloads, the tracing one (when on) spans them.
+    interceptors: { activity: [organizationActivityInterceptor, ...(tracingOptions.interceptors?.activity ?? [])] },
   });
   const done = worker.run();
   return {

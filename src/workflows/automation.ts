@@ -24,6 +24,7 @@ import type { ScheduleSnapshot } from '../automations/run-activities.js';
 import { nextFireTime } from '../automations/schedule.js';
 import type { RunTrigger } from '../automations/entities.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
+import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import {
   activateUpdate,
   automationStateQuery,
@@ -163,7 +164,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
         { key: SEARCH_ATTRIBUTES.AutomationId, value: state.automationId },
         { key: SEARCH_ATTRIBUTES.TriggerType, value: trigger },
       ],
-      staticSummary: `Run ${runId} of automation ${state.automationId} (${trigger})`,
+      staticSummary: plaintextSummary(`Run ${runId} of automation ${state.automationId} (${trigger})`),
       // Runs (and their activities) queue behind the entity workflows' own tasks: a burst of runs
       // never delays another automation's fire or an API update.
       priority: { priorityKey: RUN_PRIORITY },

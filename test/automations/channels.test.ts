@@ -83,7 +83,7 @@ describe('channels', () => {
     expect(mail.raw).toContain(`<${run.id}.1@automations.ai-workspace>`);
 
     const delivery = receiver.deliveries.find((d) => d.deliveryId === `${run.id}:2`);
-    expect(delivery).toMatchObject({ verified: true, answeredStatus: 200 });
+    expect(delivery).toMatchObject({ verified: true, verifiedWithTimestamp: true, answeredStatus: 200 });
     expect(delivery!.body).toMatchObject({ id: `${run.id}:2`, event: 'automation.run.completed', data: { runId: run.id, automationId: created.body.id, output: run.output } });
     expect(Math.abs(Number(delivery!.timestamp) - Date.now() / 1000)).toBeLessThan(60);
   });

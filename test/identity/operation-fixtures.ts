@@ -157,6 +157,9 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
 
   listAuditLogs: { prepare: async () => ({ query: '?limit=5' }) },
   runWorkflowDiagnostics: plain(),
+  // Codec server: a plain JSON payload, encoded for the caller's organization / returned unchanged.
+  encodePayloads: { prepare: async () => ({ body: { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'IngiIA==' }] } }) },
+  decodePayloads: { prepare: async () => ({ body: { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'IngiIA==' }] } }) },
   createChatCompletion: {
     prepare: async () => ({ body: { model: 'standard', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 16 } }),
   },

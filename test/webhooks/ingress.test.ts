@@ -225,7 +225,8 @@ describe('a workflow start that fails', () => {
   it('acknowledges nothing and leaves no queued record of the execution that did not start', async () => {
     const hook = await webhookAssistant();
     // Temporal refusing the start (the cluster unreachable): the boundary fails, the rest is real.
-    const unreachable = { ...stack.runtime.temporal, client: { workflow: { start: async () => { throw new Error('Temporal is unreachable'); } } } } as unknown as TemporalHandle;
+    const refusing = { workflow: { start: async () => { throw new Error('Temporal is unreachable'); } } };
+    const unreachable = { ...stack.runtime.temporal, client: refusing, clientFor: () => refusing } as unknown as TemporalHandle;
     const deps = { ...stack.runtime, temporal: unreachable };
     const delivery = { webhookId: hook.webhookId, body: { n: 1 }, idempotencyKey: 'start-fails-1', clientIp: '192.0.2.10' };
     await expect(receiveWebhook(deps, createWebhookRateLimiter(stack.runtime), delivery)).rejects.toThrow('Temporal is unreachable');

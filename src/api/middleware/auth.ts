@@ -20,7 +20,11 @@ import type { AppDeps } from '../../runtime-deps.js';
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function authenticate(deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'config' | 'logger'>): RequestHandler {
+export function authenticate(
+  deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'config' | 'logger'>,
+  /** Origins allowed besides SESSION_ALLOWED_ORIGINS on these routes (the Web UI on the codec routes). */
+  options: { extraAllowedOrigins?: string[] } = {},
+): RequestHandler {
   const cache = credentialCacheFor(deps.shared);
   // Until this instance hears other instances' revocations, a cached key could outlive one:
   // read from the database instead.
@@ -29,7 +33,10 @@ export function authenticate(deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'c
     () => (cacheUsable = true),
     (error: unknown) => deps.logger.warn({ err: error }, 'credential cache cannot listen for revocations; API keys are read from the database'),
   );
-  const settings = sessionSettings(deps.config);
+  const base = sessionSettings(deps.config);
+  const settings = options.extraAllowedOrigins?.length
+    ? { ...base, allowedOrigins: new Set([...base.allowedOrigins, ...options.extraAllowedOrigins]) }
+    : base;
 
   async function viaApiKey(rawKey: string): Promise<Caller> {
     if (!isWellFormedApiKey(rawKey)) throw unauthorized();

@@ -5,13 +5,14 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { automationOperations } from './operations.automations.js';
+import { codecOperations } from './operations.codec.js';
 import { gatewayOperations } from './operations.gateway.js';
 import { platformOperations } from './operations.platform.js';
 import { workspaceOperations } from './operations.workspace.js';
 import { apiSchemas, type Operation } from './registry.js';
 
 /** Every endpoint of the API, in the order the reference shows them. */
-export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...automationOperations, ...workspaceOperations];
+export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...automationOperations, ...workspaceOperations, ...codecOperations];
 
 export const errorBody = z
   .object({
