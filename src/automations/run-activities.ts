@@ -11,6 +11,7 @@ import type { ChatCompletionRequest, ChatMessage, ToolCall, ToolDefinition } fro
 import { assertOwnerActive } from '../identity/run-principal.js';
 import { runSettingsFor, type RunSettings } from '../skills/run-settings.js';
 import { Automation, AutomationRun, ChannelDelivery, type AutomationStatus, type RunStatus, type RunTrigger } from './entities.js';
+import { guardOutgoingText } from '../gateway/dlp/outgoing.js';
 import { scanRunInputForDlp } from './run-dlp.js';
 
 export interface ScheduleSnapshot {
@@ -194,6 +195,13 @@ export function createRunActivities(deps: AppDeps) {
       if (!channel) throw ApplicationFailure.nonRetryable(`The automation has no channel ${input.channelIndex}`, 'not_found');
       let receipt: string;
       try {
+        // The output leaves the organization here: blocked or masked per its DLP policy.
+        const output = await guardOutgoingText(deps, {
+          organizationId: automation.organizationId,
+          text: input.output,
+          destination: `channel:${channel.type}`,
+          source: { type: 'run', id: run.id },
+        });
         receipt = await channels.send(
           { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
           {
@@ -203,12 +211,12 @@ export function createRunActivities(deps: AppDeps) {
             runId: run.id,
             trigger: run.trigger,
             startedAt: run.startedAt.toISOString(),
-            output: input.output,
+            output,
           },
         );
       } catch (error) {
         if (error instanceof PermanentDeliveryError) throw ApplicationFailure.nonRetryable(`${channel.type}: ${error.message}`, 'delivery_failed');
-        throw error;
+        throw toActivityFailure(error);
       }
       await em.getConnection().execute(
         'insert into "channel_deliveries" ("id", "run_id", "channel_type", "receipt", "delivered_at") values (?, ?, ?, ?, ?) on conflict ("id") do nothing',
@@ -287,7 +295,7 @@ function runInstruction(run: AutomationRun): string {
 }
 
 /** Coded gateway errors: permanent ones fail the run at once, the rest are retried. */
-function toActivityFailure(error: unknown): unknown {
+export function toActivityFailure(error: unknown): unknown {
   if (error instanceof AppError) {
     return PERMANENT_CODES.has(error.code)
       ? ApplicationFailure.nonRetryable(error.message, error.code)

@@ -11,10 +11,27 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
+const contentPartSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text'), text: z.string({ error: 'text must be a string' }) }),
+    z.object({
+      type: z.literal('image_url'),
+      image_url: z.object({ url: z.string({ error: 'url must be a string' }), detail: z.enum(['auto', 'low', 'high']).optional() }, { error: 'image_url must be an object' }),
+    }),
+  ],
+  { error: 'content part type must be one of text, image_url' },
+);
+
 const messageSchema = z
   .object({
     role: z.enum(['system', 'user', 'assistant', 'tool'], { error: 'role must be one of system, user, assistant, tool' }),
-    content: z.string({ error: 'content must be a string' }).nullable().optional(),
+    content: z
+      .union([z.string(), z.array(contentPartSchema).min(1, 'content must not be an empty array')], {
+        error: (issue) => (Array.isArray(issue.input) ? undefined : 'content must be a string or an array of content parts'),
+      })
+      .nullable()
+      .optional(),
     name: z.string().optional(),
     tool_calls: z.array(toolCallSchema).optional(),
     tool_call_id: z.string().optional(),
@@ -23,7 +40,7 @@ const messageSchema = z
     // Only an assistant turn that calls tools may go without text.
     const mayOmit = message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0;
     if ((message.content === undefined || message.content === null) && !mayOmit) {
-      ctx.addIssue({ code: 'custom', path: ['content'], message: 'content must be a string' });
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'content must be a string or an array of content parts' });
     }
     if (message.role === 'tool' && !message.tool_call_id) {
       ctx.addIssue({ code: 'custom', path: ['tool_call_id'], message: 'tool messages need tool_call_id' });
@@ -71,7 +88,7 @@ export function parseChatCompletionBody(body: unknown): ParsedChatBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object', 'body');
   const parsed = chatCompletionRequestSchema.safeParse(body);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = innermost(parsed.error.issues[0]!);
     throw badRequest(issue.message, formatParam(issue.path));
   }
   const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, ...request } = parsed.data;
@@ -86,6 +103,15 @@ export function parseChatCompletionBody(body: unknown): ParsedChatBody {
     },
     includeUsage: streamOptions?.include_usage === true,
   };
+}
+
+/** For a union (string or parts array), the issue of the branch that got furthest into the value, with its full path. */
+function innermost(issue: z.core.$ZodIssue): { message: string; path: PropertyKey[] } {
+  if (issue.code === 'invalid_union') {
+    const deepest = issue.errors.map((branch) => branch[0]).filter((first) => first !== undefined && first.path.length > 0).sort((a, b) => b!.path.length - a!.path.length)[0];
+    if (deepest) return innermost({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
+  }
+  return issue;
 }
 
 function formatParam(segments: readonly PropertyKey[]): string {

@@ -20,11 +20,11 @@ import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
 export interface DlpInspector {
-  inspect(organizationId: string, messages: ChatMessage[]): Promise<DlpVerdict>;
+  inspect(organizationId: string, request: Pick<ChatCompletionRequest, 'messages' | 'tools'>): Promise<DlpVerdict>;
 }
 
 /** An answer being streamed: the first content already arrived, so the target is settled. */
@@ -89,8 +89,7 @@ export class ChatService {
     try {
       const targets = this.deps.router.resolve(request.model, 'chat');
       assertModelAllowed(context, request.model);
-      const messages = await this.inspect(context, request.messages, trail);
-      const upstreamRequest = { ...request, messages, stream: false };
+      const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: false };
       const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
       const hit = caching && (await this.answers.lookup(caching));
       if (hit) {
@@ -140,8 +139,7 @@ export class ChatService {
     try {
       const targets = this.deps.router.resolve(request.model, 'chat');
       assertModelAllowed(context, request.model);
-      const messages = await this.inspect(context, request.messages, trail);
-      const upstreamRequest = { ...request, messages, stream: true };
+      const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: true };
       const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
       const hit = caching && (await this.answers.lookup(caching));
       if (hit) {
@@ -252,8 +250,9 @@ export class ChatService {
     return Math.floor(this.deps.clock.now().getTime() / 1000);
   }
 
-  private async inspect(context: ChatContext, messages: ChatMessage[], trail: Trail): Promise<ChatMessage[]> {
-    const inspected = await this.deps.dlp.inspect(context.organizationId, messages);
+  /** The request's messages and tools as they may leave (masked), or 403 dlp_blocked. */
+  private async inspect(context: ChatContext, request: ChatCompletionRequest, trail: Trail): Promise<Pick<ChatCompletionRequest, 'messages' | 'tools'>> {
+    const inspected = await this.deps.dlp.inspect(context.organizationId, request);
     trail.findings = inspected.findings;
     if (inspected.blocked.length > 0) {
       for (const detector of inspected.blocked) metrics.dlpBlocks.inc({ detector });
@@ -263,7 +262,7 @@ export class ChatService {
       });
     }
     if (this.deps.config.auditPromptText) trail.promptText = JSON.stringify(inspected.messages);
-    return inspected.messages;
+    return { messages: inspected.messages, ...(inspected.tools ? { tools: inspected.tools } : {}) };
   }
 
   private startTrail(request: ChatCompletionRequest): Trail {

@@ -16,7 +16,7 @@ import type { RequestRecorder } from './recorder.js';
 import type { Router } from './router.js';
 import { countTextTokens } from './tokens.js';
 import type { UpstreamTransport } from './transport.js';
-import type { ChatContext } from './types.js';
+import { contentText, type ChatContext } from './types.js';
 import type { BudgetGuard } from '../billing/budget.js';
 
 export interface EmbeddingResult {
@@ -82,7 +82,7 @@ export class EmbeddingService {
   }
 
   private async inspect(context: ChatContext, input: string[], trail: Trail): Promise<string[]> {
-    const verdict = await this.deps.dlp.inspect(context.organizationId, input.map((content) => ({ role: 'user', content })));
+    const verdict = await this.deps.dlp.inspect(context.organizationId, { messages: input.map((content) => ({ role: 'user', content })) });
     trail.findings = verdict.findings;
     if (verdict.blocked.length > 0) {
       for (const detector of verdict.blocked) metrics.dlpBlocks.inc({ detector });
@@ -90,7 +90,7 @@ export class EmbeddingService {
         details: { detectors: verdict.blocked },
       });
     }
-    const texts = verdict.messages.map((message) => message.content ?? '');
+    const texts = verdict.messages.map((message) => contentText(message.content));
     if (this.deps.config.auditPromptText) trail.promptText = JSON.stringify(texts);
     return texts;
   }

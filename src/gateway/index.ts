@@ -10,14 +10,14 @@ import { CircuitBreakers } from './breaker.js';
 import { createResponseCache } from './cache.js';
 import { ChatService, type ChatCompletionStream, type ChatOptions } from './chat.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
-import { DlpPolicies, inspectMessages } from './dlp/index.js';
+import { DlpPolicies, inspectRequest } from './dlp/index.js';
 import { EmbeddingService, type EmbeddingResult } from './embeddings.js';
 import type { EmbeddingRequest } from './embeddings.schemas.js';
 import { Failover } from './failover.js';
 import { RequestRecorder } from './recorder.js';
 import { createRouter } from './router.js';
 import { UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatGateway, ChatMessage } from './types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatGateway } from './types.js';
 
 export type { ChatCompletionStream, ChatOptions } from './chat.js';
 export type { EmbeddingResult } from './embeddings.js';
@@ -82,7 +82,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     router,
     failover: new Failover(breakers, deps.budget, gatewayConfig.breaker),
     transport,
-    dlp: { inspect: (organizationId: string, messages: ChatMessage[]) => inspectMessages(dlpPolicies, organizationId, messages) },
+    dlp: { inspect: (organizationId: string, request: Pick<ChatCompletionRequest, 'messages' | 'tools'>) => inspectRequest(dlpPolicies, organizationId, request) },
     budget: deps.budget,
     recorder,
     clock: deps.clock,

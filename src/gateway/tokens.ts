@@ -8,7 +8,7 @@
 // - `countPromptTokens` / `countCompletionTokens`: usage when an upstream reports none, with
 //   the o200k BPE of gpt-tokenizer (pure JS), plus OpenAI's per-message framing overhead.
 //   Loaded on first use only. Records counted this way are marked estimated.
-import type { ChatCompletionRequest, ToolCall } from './types.js';
+import { contentText, type ChatCompletionRequest, type ToolCall } from './types.js';
 
 /** Framing tokens OpenAI adds per message and once per reply. */
 const TOKENS_PER_MESSAGE = 3;
@@ -34,7 +34,7 @@ function loadTokenizer(): Promise<CountTokens> {
 function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
   const texts: string[] = [];
   for (const message of input.messages) {
-    if (message.content) texts.push(message.content);
+    if (message.content) texts.push(contentText(message.content));
     if (message.name) texts.push(message.name);
     if (message.tool_call_id) texts.push(message.tool_call_id);
     for (const call of message.tool_calls ?? []) texts.push(call.id + call.function.name + call.function.arguments);

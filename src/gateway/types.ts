@@ -16,9 +16,15 @@ export interface ToolDefinition {
   function: { name: string; description?: string; parameters?: Record<string, unknown> };
 }
 
+/** OpenAI's content parts: text, and images by URL (https or data:), which pass through unscanned. */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+
 export interface ChatMessage {
   role: ChatRole;
-  content: string | null;
+  /** Text, or an array of content parts. */
+  content: string | ContentPart[] | null;
   name?: string;
   tool_calls?: ToolCall[];
   tool_call_id?: string;
@@ -79,4 +85,11 @@ export interface ChatCompletionResult {
 /** The in-process gateway core, wrapped as activities for runs. */
 export interface ChatGateway {
   complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionResult>;
+}
+
+/** The text of a message's content: a string as is, the text parts of an array joined by newlines. */
+export function contentText(content: ChatMessage['content']): string {
+  if (content === null) return '';
+  if (typeof content === 'string') return content;
+  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }

@@ -9,6 +9,7 @@ import {
   deliverToChannel,
   listAssistantTools,
   runAssistantOnce,
+  scanWebhookInput,
   type AssistantStepInput,
   type ChannelDeliveryRequest,
 } from './assistant-run.js';
@@ -20,6 +21,10 @@ export function createWebhookActivities(deps: AppDeps) {
   return {
     async markWebhookExecutionRunning(input: WebhookExecutionInput): Promise<void> {
       await markExecutionRunning(deps.orm.em.fork(), input, deps.clock.now());
+    },
+
+    async scanWebhookInput(input: { organizationId: string; assistantId: string; body: unknown }): Promise<void> {
+      await scanWebhookInput(deps, input);
     },
 
     async runAssistantForWebhook(input: AssistantStepInput): Promise<WebhookExecutionOutcome & { channelCount: number; toolCalls: ToolCall[] }> {

@@ -17,7 +17,9 @@ import {
   type ToolCallResult,
   type ToolUseDeps,
 } from '../connectors/tool-use.js';
+import { scanRunInputForDlp } from '../automations/run-dlp.js';
 import { AppError } from '../errors.js';
+import { guardOutgoingText, type OutgoingDlpDeps } from '../gateway/dlp/outgoing.js';
 import { assertOwnerActive } from '../identity/run-principal.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import { resolveSkillVersion, type ResolvedSkillVersion } from '../skills/skills.service.js';
@@ -69,6 +71,25 @@ export async function runAssistantOnce(
 }
 
 /**
+ * The DLP step of an assistant execution, before any model call: the assistant's prompts (its
+ * skill's included) and the webhook payload, under the organization's policy. A block fails the
+ * execution with `dlp_blocked` naming the detector types only; mask and log are applied by the
+ * gateway's own scan of each request it sends.
+ */
+export async function scanWebhookInput(
+  deps: Pick<AppDeps, 'orm' | 'gateway'>,
+  input: { organizationId: string; assistantId: string; body: unknown },
+): Promise<void> {
+  const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
+  try {
+    const skill = await skillOf(deps, assistant);
+    await scanRunInputForDlp(deps, input.organizationId, [skill?.systemPrompt ?? '', assistant.systemPrompt, webhookContext(input.body)]);
+  } catch (error) {
+    throw asActivityFailure(error);
+  }
+}
+
+/**
  * The assistant's tools (its own connector ids plus its skill's) resolved to its owner's
  * connections, as OpenAI function tools; none without tools (no connector is started then).
  * Also the skill version resolved here (the assistant's pin), which every model call of the
@@ -98,14 +119,26 @@ export async function listAssistantTools(
 
 /** One tool call of an assistant execution; failures come back as error text for the model. */
 export async function callAssistantTool(
-  deps: ToolUseDeps,
+  deps: ToolUseDeps & OutgoingDlpDeps,
   input: { executionId: string; organizationId: string; binding: ToolBinding; arguments: string },
 ): Promise<ToolCallResult> {
+  let args: string;
+  try {
+    // The arguments leave for the MCP server: blocked or masked per the DLP policy.
+    args = await guardOutgoingText(deps, {
+      organizationId: input.organizationId,
+      text: input.arguments,
+      destination: `tool:${input.binding.toolName}`,
+      source: { type: 'webhook_execution', id: input.executionId },
+    });
+  } catch (error) {
+    throw asActivityFailure(error);
+  }
   return callConnectionTool(deps, {
     organizationId: input.organizationId,
     connectionId: input.binding.connectionId,
     toolName: input.binding.toolName,
-    arguments: input.arguments,
+    arguments: args,
     timeoutMs: TOOL_CALL_TIMEOUT_MS,
   });
 }
@@ -137,7 +170,7 @@ export interface ChannelDeliveryRequest {
  * repeats only the channel that failed; the delivery id stays the same across retries.
  */
 export async function deliverToChannel(
-  deps: Pick<AppDeps, 'orm' | 'secrets'>,
+  deps: Pick<AppDeps, 'orm' | 'secrets' | 'clock' | 'gateway'>,
   sender: ChannelSender,
   request: ChannelDeliveryRequest,
 ): Promise<void> {
@@ -145,6 +178,13 @@ export async function deliverToChannel(
   const channel = assistant?.channels[request.channelIndex];
   if (!assistant || !channel) return; // changed since the run: nothing left to deliver to
   try {
+    // The answer leaves the organization here: blocked or masked per its DLP policy.
+    const output = await guardOutgoingText(deps, {
+      organizationId: request.organizationId,
+      text: request.output,
+      destination: `channel:${channel.type}`,
+      source: { type: 'webhook_execution', id: request.executionId },
+    });
     await sender.send(
       { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
       {
@@ -154,14 +194,14 @@ export async function deliverToChannel(
         runId: request.executionId,
         trigger: 'webhook',
         startedAt: request.receivedAt,
-        output: request.output,
+        output,
       },
     );
   } catch (error) {
     if (error instanceof PermanentDeliveryError) {
       throw ApplicationFailure.nonRetryable(`Delivery to ${channel.type} channel ${request.channelIndex} failed: ${error.message}`, 'delivery_failed');
     }
-    throw error;
+    throw asActivityFailure(error);
   }
 }
 

@@ -2,7 +2,8 @@
 // request, so an acknowledged execution is never lost. The request body is the context: an
 // assistant webhook runs the assistant once through the gateway and delivers the answer to its
 // channels (with its tools, each tool call its own activity, as automation runs do); an automation
-// webhook creates a run of that automation with trigger `webhook`.
+// webhook creates a run of that automation with trigger `webhook`. An assistant execution first
+// scans the prompts and the payload for DLP in an activity of its own (patch `webhook-dlp-activity`).
 // The execution record in the database follows along (running, then success or failure), so the
 // status lookup never depends on Temporal visibility.
 import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
@@ -66,10 +67,21 @@ const toolCalls = proxyActivities<Activities>({
   summary: 'Call one MCP tool',
 });
 
+const dlpScan = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  summary: 'DLP scan of the prompt and the webhook payload',
+});
+
 /** Executions started before assistants used their tools answered in one model call. */
 export const ASSISTANT_TOOLS_PATCH = 'assistant-tools';
+/** Executions started before the payload's DLP scan was an activity of its own (the gateway scanned it per model call). */
+export const WEBHOOK_DLP_PATCH = 'webhook-dlp-activity';
 
 async function runAssistant(input: WebhookExecutionInput, assistantId: string, consumed: UsageTotals): Promise<WebhookExecutionOutcome> {
+  if (patched(WEBHOOK_DLP_PATCH)) {
+    await dlpScan.scanWebhookInput({ organizationId: input.organizationId, assistantId, body: input.body });
+  }
   const { channelCount, ...answer } = patched(ASSISTANT_TOOLS_PATCH)
     ? await answerWithTools(input, assistantId, consumed)
     : withoutToolCalls(await work.runAssistantForWebhook({ ...input, assistantId }));

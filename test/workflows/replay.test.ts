@@ -4,7 +4,10 @@
 // run and a manual run) and before the `fire-starts-run` patch (commit 13e1d8c: an automation
 // entity workflow with a scheduled fire, and that fire's run workflow) replay without a nondeterminism error on the current workflow bundle,
 // the way a worker picks up executions that were already running when it was upgraded; so do
-// the same scenarios recorded with the patches in place (`*.patched.*`). The fixtures are binary
+// the same scenarios recorded with the patches in place (`*.patched.*`). The assistant histories
+// above predate the `webhook-dlp-activity` patch (the payload's DLP scan as its own activity);
+// `webhook-execution-assistant-dlp.patched` is an execution with it (recorded by
+// test/webhooks/webhook-dlp.test.ts with RECORD_HISTORIES=1: a payload the policy blocks). The fixtures are binary
 // temporal.api.history.v1.History messages recorded from a worker running the respective bundle.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +28,7 @@ describe('replay of recorded histories', () => {
       'automation-scheduled.patched.history.bin',
       'run-scheduled.history.bin',
       'run-scheduled.patched.history.bin',
+      'webhook-execution-assistant-dlp.patched.history.bin',
       'webhook-execution-assistant.history.bin',
       'webhook-execution-assistant.patched.history.bin',
       'webhook-execution-automation.history.bin',

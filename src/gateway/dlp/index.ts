@@ -1,34 +1,108 @@
 // Data-loss prevention for chat requests and run text: detectors, the scanner and the
-// per-organization policy. inspectMessages() is what the gateway calls before any upstream call.
-import type { ChatMessage } from '../types.js';
+// per-organization policy. inspectRequest() is what the gateway calls before any upstream call:
+// it scans every text of the request that leaves (message content, string or parts, tool-call
+// arguments, tool results, tool descriptions and parameter schemas).
+import type { ChatMessage, ContentPart, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
-import type { DlpPolicies } from './policy.js';
-import { applyPolicy } from './scanner.js';
+import type { DlpPolicies, DlpPolicy } from './policy.js';
+import { applyPolicyAsync } from './scanner.js';
 
 export { DETECTOR_TYPES, type DetectorType } from './detectors.js';
 export { DEFAULT_DLP_POLICY, DLP_ACTIONS, DlpPolicies, type DlpAction, type DlpPolicy, type DlpPolicyView } from './policy.js';
-export { applyPolicy, maskText, scanText, type DlpFinding, type DlpTextResult } from './scanner.js';
+export { applyPolicy, applyPolicyAsync, maskText, scanText, scanTextAsync, type DlpFinding, type DlpTextResult } from './scanner.js';
 
 export interface DlpVerdict {
   /** The messages to send upstream (masked where the policy says mask). */
   messages: ChatMessage[];
-  /** Detector type -> matches, over all messages; never the matched text. */
+  /** The tools to offer upstream (masked likewise); absent when the request had none. */
+  tools?: ToolDefinition[] | undefined;
+  /** Detector type -> matches, over all texts; never the matched text. */
   findings: Record<string, number>;
   /** Types found whose action is block; non-empty means the request must not go upstream. */
   blocked: DetectorType[];
 }
 
-/** Scans every message's text (tool results included) under the organization's policy. */
+/** Scans every text of the request that leaves for the upstream under the organization's policy. */
+export async function inspectRequest(
+  policies: DlpPolicies,
+  organizationId: string,
+  request: { messages: ChatMessage[]; tools?: ToolDefinition[] | undefined },
+): Promise<DlpVerdict> {
+  const scan = new PolicyScan(await policies.policyFor(organizationId));
+  const messages: ChatMessage[] = [];
+  for (const message of request.messages) messages.push(await scan.message(message));
+  const tools = request.tools && (await Promise.all(request.tools.map((tool) => scan.tool(tool))));
+  return { messages, ...(tools ? { tools } : {}), findings: scan.findings, blocked: [...scan.blocked] };
+}
+
+/** Scans every message's text (tool results and tool-call arguments included) under the organization's policy. */
 export async function inspectMessages(policies: DlpPolicies, organizationId: string, messages: ChatMessage[]): Promise<DlpVerdict> {
-  const policy = await policies.policyFor(organizationId);
-  const findings: Record<string, number> = {};
-  const blocked = new Set<DetectorType>();
-  const out = messages.map((message) => {
-    if (!message.content) return message;
-    const result = applyPolicy(message.content, policy);
-    for (const [type, count] of Object.entries(result.counts)) findings[type] = (findings[type] ?? 0) + count;
-    for (const type of result.blocked) blocked.add(type);
-    return result.text === message.content ? message : { ...message, content: result.text };
-  });
-  return { messages: out, findings, blocked: [...blocked] };
+  return inspectRequest(policies, organizationId, { messages });
+}
+
+/** Scans texts one by one under one policy, adding up what it found; returns each text masked. */
+class PolicyScan {
+  readonly findings: Record<string, number> = {};
+  readonly blocked = new Set<DetectorType>();
+
+  constructor(private readonly policy: DlpPolicy) {}
+
+  async text(text: string): Promise<string> {
+    if (text.length === 0) return text;
+    const result = await applyPolicyAsync(text, this.policy);
+    for (const [type, count] of Object.entries(result.counts)) this.findings[type] = (this.findings[type] ?? 0) + count;
+    for (const type of result.blocked) this.blocked.add(type);
+    return result.text;
+  }
+
+  async message(message: ChatMessage): Promise<ChatMessage> {
+    let out = message;
+    if (typeof message.content === 'string') {
+      const content = await this.text(message.content);
+      if (content !== message.content) out = { ...out, content };
+    } else if (message.content) {
+      const parts = await Promise.all(message.content.map((part) => this.part(part)));
+      if (parts.some((part, i) => part !== message.content![i])) out = { ...out, content: parts };
+    }
+    if (message.tool_calls) {
+      // Arguments are JSON text: a mask never holds a quote or backslash, so masked JSON stays JSON.
+      const calls = await Promise.all(message.tool_calls.map(async (call) => {
+        const args = await this.text(call.function.arguments);
+        return args === call.function.arguments ? call : { ...call, function: { ...call.function, arguments: args } };
+      }));
+      if (calls.some((call, i) => call !== message.tool_calls![i])) out = { ...out, tool_calls: calls };
+    }
+    return out;
+  }
+
+  private async part(part: ContentPart): Promise<ContentPart> {
+    if (part.type !== 'text') return part;
+    const text = await this.text(part.text);
+    return text === part.text ? part : { ...part, text };
+  }
+
+  async tool(tool: ToolDefinition): Promise<ToolDefinition> {
+    const description = tool.function.description === undefined ? undefined : await this.text(tool.function.description);
+    const parameters = tool.function.parameters === undefined ? undefined : ((await this.json(tool.function.parameters)) as Record<string, unknown>);
+    if (description === tool.function.description && parameters === tool.function.parameters) return tool;
+    return { ...tool, function: { ...tool.function, ...(description !== undefined ? { description } : {}), ...(parameters !== undefined ? { parameters } : {}) } };
+  }
+
+  /** A JSON value with every string (keys included) scanned; the same object when nothing changed. */
+  private async json(value: unknown): Promise<unknown> {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) {
+      const items = await Promise.all(value.map((item) => this.json(item)));
+      return items.some((item, i) => item !== value[i]) ? items : value;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    let changed = false;
+    const entries: [string, unknown][] = [];
+    for (const [key, item] of Object.entries(value)) {
+      const [newKey, newItem] = [await this.text(key), await this.json(item)];
+      if (newKey !== key || newItem !== item) changed = true;
+      entries.push([newKey, newItem]);
+    }
+    return changed ? Object.fromEntries(entries) : value;
+  }
 }

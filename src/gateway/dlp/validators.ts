@@ -18,22 +18,48 @@ export function luhnValid(digits: string): boolean {
 
 /** A card number: 13 to 19 digits, a known issuer prefix, Luhn-valid, not one repeated digit. */
 export function isCardNumber(candidate: string): boolean {
-  const digits = candidate.replace(/[ -]/g, '');
-  if (!/^\d{13,19}$/.test(digits) || /^(\d)\1+$/.test(digits)) return false;
-  // Visa 4, Mastercard 51-55/22-27, Amex 34/37, Discover 6, Diners 30/36/38, JCB 35, UnionPay 62.
-  if (!/^(?:4|5[1-5]|2[2-7]|3[0478]|35|6)/.test(digits)) return false;
-  return luhnValid(digits);
+  // One pass without allocations: adversarial input makes this run for every 37 characters.
+  let digits = 0;
+  let first = -1;
+  let second = -1;
+  let repeated = true;
+  for (let i = 0; i < candidate.length; i++) {
+    const c = candidate.charCodeAt(i);
+    if (c === 32 || c === 45) continue;
+    if (c < 48 || c > 57) return false;
+    const digit = c - 48;
+    if (digits === 0) first = digit;
+    else if (digits === 1) second = digit;
+    if (digit !== first) repeated = false;
+    digits++;
+  }
+  if (digits < 13 || digits > 19 || repeated) return false;
+  // Visa 4, Mastercard 51-55/22-27, Amex 34/37, Discover 6, Diners 30/38, JCB 35, UnionPay 62.
+  const prefix = first * 10 + second;
+  const issuer = first === 4 || first === 6 || (prefix >= 51 && prefix <= 55) || (prefix >= 22 && prefix <= 27) || prefix === 30 || prefix === 34 || prefix === 35 || prefix === 37 || prefix === 38;
+  return issuer && luhnValid(candidate.replace(/[ -]/g, ''));
 }
 
 /** IBAN: ISO 13616 mod-97 check (the rearranged number mod 97 is 1). */
 export function isIban(candidate: string): boolean {
-  const iban = candidate.replace(/ /g, '').toUpperCase();
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
-  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  // Without allocations: adversarial input makes this run for every match-sized piece of it.
+  const chars: number[] = [];
+  for (let i = 0; i < candidate.length; i++) {
+    let c = candidate.charCodeAt(i);
+    if (c === 32) continue;
+    if (c >= 97 && c <= 122) c -= 32;
+    const digit = c >= 48 && c <= 57;
+    if (!digit && !(c >= 65 && c <= 90)) return false;
+    // Two letters (country), two digits (check), then 11 to 30 letters or digits.
+    if (chars.length < 2 ? digit : chars.length < 4 && !digit) return false;
+    chars.push(c);
+  }
+  if (chars.length < 15 || chars.length > 34) return false;
   let remainder = 0;
-  for (const char of rearranged) {
-    const value = char >= 'A' ? String(char.charCodeAt(0) - 55) : char;
-    for (const digit of value) remainder = (remainder * 10 + (digit.charCodeAt(0) - 48)) % 97;
+  // The first four characters move to the end; letters count as two digits (A = 10).
+  for (let k = 0; k < chars.length; k++) {
+    const c = chars[(k + 4) % chars.length]!;
+    remainder = c >= 65 ? (remainder * 100 + (c - 55)) % 97 : (remainder * 10 + (c - 48)) % 97;
   }
   return remainder === 1;
 }

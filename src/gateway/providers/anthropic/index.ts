@@ -13,14 +13,15 @@ import type {
   UpstreamHttpRequest,
 } from '../types.js';
 import { UpstreamStreamError } from '../types.js';
-import type { ChatCompletionRequest, ChatMessage, ToolCall } from '../../types.js';
+import { contentText, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ToolCall } from '../../types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+  | { type: 'tool_result'; tool_use_id: string; content: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -45,7 +46,7 @@ export function mapStopReason(reason: string | null | undefined): string {
 }
 
 export function toAnthropicMessages(messages: ChatMessage[]): { system: string | undefined; messages: AnthropicMessage[] } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content ?? '');
+  const system = messages.filter((m) => m.role === 'system').map((m) => contentText(m.content));
   const out: AnthropicMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
@@ -63,16 +64,28 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string |
 
 function toAnthropicMessage(message: ChatMessage): AnthropicMessage {
   if (message.role === 'tool') {
-    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content: message.content ?? '' }] };
+    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content: contentText(message.content) }] };
   }
   if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
-    const blocks: ContentBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
+    const blocks: ContentBlock[] = message.content ? asBlocks(toBlocks(message.content)) : [];
     for (const call of message.tool_calls) {
       blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
     }
     return { role: 'assistant', content: blocks };
   }
-  return { role: message.role === 'assistant' ? 'assistant' : 'user', content: message.content ?? '' };
+  return { role: message.role === 'assistant' ? 'assistant' : 'user', content: message.content === null ? '' : toBlocks(message.content) };
+}
+
+/** OpenAI content parts as Anthropic blocks: text as text, an image URL as a url or base64 (data: URL) image source. */
+function toBlocks(content: string | ContentPart[]): string | ContentBlock[] {
+  if (typeof content === 'string') return content;
+  return content.map((part): ContentBlock => {
+    if (part.type === 'text') return { type: 'text', text: part.text };
+    const data = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url.url);
+    return data
+      ? { type: 'image', source: { type: 'base64', media_type: data[1]!, data: data[2]! } }
+      : { type: 'image', source: { type: 'url', url: part.image_url.url } };
+  });
 }
 
 function asBlocks(content: string | ContentBlock[]): ContentBlock[] {

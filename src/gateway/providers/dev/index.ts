@@ -3,14 +3,14 @@
 // tokens, as an upstream honours max_tokens) without any network, reports usage counted with the
 // tokenizer, and streams the answer word by word.
 import { countCompletionTokens, countPromptTokens, countTextTokens } from '../../tokens.js';
-import type { ChatCompletionRequest } from '../../types.js';
+import { contentText, type ChatCompletionRequest } from '../../types.js';
 import type { NormalizedChunk, NormalizedCompletion } from '../types.js';
 
 export const DEV_REPLY_PREFIX = '[dev-echo]';
 
 export async function devReplyText(request: ChatCompletionRequest, maxTokens: number): Promise<{ text: string; truncated: boolean }> {
   const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
-  const words = `${DEV_REPLY_PREFIX} ${lastUser?.content ?? ''}`.trim().split(/\s+/);
+  const words = `${DEV_REPLY_PREFIX} ${contentText(lastUser?.content ?? null)}`.trim().split(/\s+/);
   // The longest run of leading words within maxTokens tokens (a word is at least one token).
   let fits = 0;
   let tooMany = Math.min(words.length, maxTokens) + 1;
