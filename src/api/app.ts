@@ -8,6 +8,8 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { jsonBody, rejectNulCharacters, requireJsonMediaType } from './middleware/body.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { pathParamContaining, validatePathParams } from './middleware/path-params.js';
+import { apiOperations } from './openapi/document.js';
 import { billingRoutes } from './routes/billing.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
@@ -46,12 +48,16 @@ export function buildApp(deps: AppDeps): Express {
   app.use(docsRoutes(deps));
   app.use(requireJsonMediaType());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
-  app.use(rejectNulCharacters());
+  app.use(rejectNulCharacters((method, path) => pathParamContaining(apiOperations, method, path, '%00')));
 
   const v1 = express.Router();
+  // Malformed path ids are 400 naming the parameter on every route (docs/DESIGN-NOTES.md);
+  // for authenticated routes only once the caller is known, so 401 comes first.
+  v1.use(validatePathParams(apiOperations, '/v1', ['none', 'webhookUrl']));
   for (const routes of publicV1Routes) v1.use(routes(deps));
   v1.use(authenticate(deps));
   v1.use(rateLimit(deps));
+  v1.use(validatePathParams(apiOperations, '/v1', ['caller']));
   for (const routes of authenticatedV1Routes) v1.use(routes(deps));
   app.use('/v1', v1);
 

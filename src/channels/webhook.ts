@@ -1,17 +1,33 @@
 // Webhook channel: a JSON POST signed as DESIGN.md says. X-Service-Signature is
 // `sha256=<hex HMAC-SHA256 of the exact body bytes>` with the channel's secret;
 // X-Service-Timestamp is the attempt time; X-Service-Delivery-Id is stable across retries, so a
-// receiver can drop a repeat. The body is built from the run alone: every retry sends the same bytes.
+// receiver can drop a repeat; X-Service-Event names what produced it (an automation run or an
+// assistant's webhook execution). The body is built from the message alone: every retry sends
+// the same bytes.
 import { createHmac } from 'node:crypto';
 import type { Agent } from 'undici';
 import { request } from 'undici';
 import { assertPublicUrl } from './safe-target.js';
 import type { ChannelMessage, DeliveryReceipt } from './types.js';
-import { PermanentDeliveryError } from './types.js';
+import { messageLabel, PermanentDeliveryError } from './types.js';
 
 export const WEBHOOK_EVENT = 'automation.run.completed';
+export const ASSISTANT_WEBHOOK_EVENT = 'assistant.webhook.completed';
 
 export function webhookBody(message: ChannelMessage): string {
+  if (message.kind === 'assistant_webhook') {
+    return JSON.stringify({
+      id: message.deliveryId,
+      event: ASSISTANT_WEBHOOK_EVENT,
+      data: {
+        assistantId: message.assistantId,
+        assistantName: message.assistantName,
+        executionId: message.executionId,
+        receivedAt: message.receivedAt,
+        output: message.output,
+      },
+    });
+  }
   return JSON.stringify({
     id: message.deliveryId,
     event: WEBHOOK_EVENT,
@@ -48,6 +64,7 @@ export async function postWebhook(
       'x-service-signature': signBody(secret, body),
       'x-service-timestamp': String(Math.floor(options.now.getTime() / 1000)),
       'x-service-delivery-id': message.deliveryId,
+      'x-service-event': messageLabel(message).event,
     },
     body,
     headersTimeout: 20_000,

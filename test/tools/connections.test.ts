@@ -145,10 +145,10 @@ describe('connections belong to their user', () => {
     expect((await api('GET', `/tools/connections/${id}`, org.member.key)).status).toBe(200);
   });
 
-  it('answers 404 for an id that is not a UUID', async () => {
+  it('answers 400 naming id for an id that is not a UUID (the one rule for malformed path ids)', async () => {
     const res = await api('GET', '/tools/connections/not-a-uuid', org.member.key);
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('not_found');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'bad_request', param: 'id' });
   });
 
   it('deletes a connection with 204, after which it is gone', async () => {

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import { createAssistantSchema, updateAssistantSchema } from '../../assistants/assistants.schemas.js';
 import { createConnectionBody } from '../../connectors/connections.schemas.js';
 import { createSkillBody, createVersionBody, listSkillsQuery, skillIdParam, updateSkillBody, versionParam } from '../../skills/skills.schemas.js';
+import { EXECUTION_ID_PATTERN, WEBHOOK_ID_PATTERN } from '../../webhooks/webhook-ids.js';
 import type { Operation } from './registry.js';
 import * as r from './responses.js';
 
 const skillId = { id: skillIdParam.describe('Skill id (UUID)') };
-const connectionId = { id: z.string().describe('Connection id (UUID); any other value is 404') };
-const assistantId = { id: z.string().describe('Assistant id (UUID); any other value is 404') };
+const connectionId = { id: z.uuid().describe('Connection id (UUID)') };
+const assistantId = { id: z.uuid().describe('Assistant id (UUID)') };
 
 const skills: Operation[] = [
   {
@@ -253,7 +254,7 @@ const webhooks: Operation[] = [
     description:
       'The URL id is the credential (no other authentication). The 202 is sent once Temporal recorded the execution. Limited per webhook and per client IP (429 with Retry-After).',
     auth: 'webhookUrl',
-    pathParams: { webhookId: z.string().describe('The webhook URL id (`wh_...`)') },
+    pathParams: { webhookId: z.string().regex(WEBHOOK_ID_PATTERN).describe('The webhook URL id (`wh_` and 32 base64url characters)') },
     headers: {
       'Idempotency-Key': {
         schema: z.string().regex(/^[\x21-\x7e]{1,255}$/),
@@ -277,7 +278,7 @@ const webhooks: Operation[] = [
     tag: 'Webhooks',
     summary: 'Status and result of a webhook execution',
     auth: 'caller',
-    pathParams: { executionId: z.string().describe('The `executionId` of the acknowledgment (`wex_...`)') },
+    pathParams: { executionId: z.string().regex(EXECUTION_ID_PATTERN).describe('The `executionId` of the acknowledgment (`wex_` and 22 base64url characters)') },
     responses: { 200: { description: 'The execution', schema: r.webhookExecution } },
     errors: ['not_found'],
   },
