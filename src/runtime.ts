@@ -34,45 +34,61 @@ export async function openRuntime(
   overrides: { database?: DatabaseTarget; clock?: Clock } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
-  const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
-  const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
-  const temporal = await connectTemporal({
-    address: temporalAddress(config),
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-  });
-  const secrets = createSecretBox(resolveSecretKey(config, logger));
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    from: config.MAIL_FROM,
-    outboxDir: path.join(config.dataDir, 'outbox'),
-    logger,
-  });
-  const budget = createBudgetLedger({
-    orm,
-    shared,
-    clock,
-    logger,
-    reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
-  });
-  const gateway = await createGateway({ config, logger, orm, budget, clock });
-  return {
-    config,
-    logger,
-    orm,
-    shared,
-    temporal,
-    clock,
-    gateway,
-    budget,
-    mailer,
-    secrets,
-    async close() {
-      await gateway.close();
-      mailer.close();
-      await temporal.close();
-      await shared.close();
-      await orm.close();
-    },
-  };
+  // What is open so far, closed in reverse when a later step fails (a bad gateway config, Redis
+  // or Temporal unreachable): an open pool or client would keep the failed process alive.
+  const opened: (() => Promise<void> | void)[] = [];
+  try {
+    const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
+    opened.push(() => orm.close());
+    const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+    opened.push(() => shared.close());
+    const temporal = await connectTemporal({
+      address: temporalAddress(config),
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
+    opened.push(() => temporal.close());
+    const secrets = createSecretBox(resolveSecretKey(config, logger));
+    const mailer = createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      logger,
+    });
+    opened.push(() => mailer.close());
+    const budget = createBudgetLedger({
+      orm,
+      shared,
+      clock,
+      logger,
+      reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
+    });
+    const gateway = await createGateway({ config, logger, orm, budget, clock });
+    return {
+      config,
+      logger,
+      orm,
+      shared,
+      temporal,
+      clock,
+      gateway,
+      budget,
+      mailer,
+      secrets,
+      async close() {
+        await gateway.close();
+        mailer.close();
+        await temporal.close();
+        await shared.close();
+        await orm.close();
+      },
+    };
+  } catch (error) {
+    for (const close of opened.reverse()) {
+      await Promise.resolve()
+        .then(close)
+        .catch((closeError: unknown) => logger.warn({ err: closeError }, 'closing after a failed start failed'));
+    }
+    throw error;
+  }
 }
