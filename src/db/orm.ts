@@ -74,7 +74,7 @@ async function ormOptions(target: DatabaseTarget, logger?: Logger): Promise<Opti
 export async function openDatabase(
   target: DatabaseTarget,
   logger?: Logger,
-  options: { migrations?: typeof migrationsList } = {},
+  options: { migrations?: NonNullable<NonNullable<Options['migrations']>['migrationsList']> } = {},
 ): Promise<Orm> {
   const settings = await ormOptions(target, logger);
   if (options.migrations) settings.migrations = { ...settings.migrations, migrationsList: options.migrations };

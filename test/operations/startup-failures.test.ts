@@ -37,7 +37,7 @@ async function connectionsTo(database: ScratchDatabase): Promise<number> {
 }
 
 class Migration20991231000000_fails extends Migration {
-  override up(): void {
+  override async up(): Promise<void> {
     this.addSql('select 1 / 0');
   }
 }
@@ -53,7 +53,7 @@ describe('a failed start', () => {
   it('closes the ORM when a migration fails and surfaces the error with the database', async () => {
     const database = await scratch('test_failing_migration');
     const failing = [...migrationsList, { name: 'Migration20991231000000_fails', class: Migration20991231000000_fails }];
-    const error = await openDatabase({ databaseUrl: database.url }, undefined, { migrations: failing }).catch((e: unknown) => e as Error);
+    const error = (await openDatabase({ databaseUrl: database.url }, undefined, { migrations: failing }).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(/^Database migration failed on PostgreSQL 127\.0\.0\.1:5432\/test_failing_migration_\S+: .*division by zero/);
     expect(await connectionsTo(database)).toBe(0);
@@ -68,7 +68,7 @@ describe('a failed start', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bad-gateway-'));
     const file = path.join(dir, 'gateway.yaml'); // JSON inside: the format comes from the content
     fs.writeFileSync(file, '{\n  "providers": [\n    { "id": "p", "type": "openai", }\n  ]\n}\n');
-    const error = await startStack({ worker: false, env: { DATABASE_URL: database.url, GATEWAY_CONFIG: file } }).catch((e: unknown) => e as Error);
+    const error = (await startStack({ worker: false, env: { DATABASE_URL: database.url, GATEWAY_CONFIG: file } }).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain(`Invalid gateway config ${file}:3:`);
     expect(error.message).toContain('not valid JSON');
     expect(await connectionsTo(database)).toBe(0);

@@ -2,7 +2,7 @@
 // the execution status.
 import { z } from 'zod';
 import { createAssistantSchema, updateAssistantSchema } from '../../assistants/assistants.schemas.js';
-import { createConnectionBody } from '../../connectors/connections.schemas.js';
+import { createConnectionBody, listConnectionsQuery } from '../../connectors/connections.schemas.js';
 import { createSkillBody, createVersionBody, listSkillsQuery, skillIdParam, updateSkillBody, versionParam } from '../../skills/skills.schemas.js';
 import { EXECUTION_ID_PATTERN, WEBHOOK_ID_PATTERN } from '../../webhooks/webhook-ids.js';
 import type { Operation } from './registry.js';
@@ -122,8 +122,11 @@ const tools: Operation[] = [
     path: '/v1/tools/connections',
     operationId: 'listConnections',
     tag: 'Tools',
-    summary: "The caller's connections",
+    summary: "The caller's active connections",
+    description:
+      "The spec's \"active connections of the caller\": every connection the caller created and has not deleted (deleting removes it), never another user's (admins included), newest first. Connections whose last check failed are listed too by default, so they can be fixed or deleted; `status` narrows the list.",
     auth: 'caller',
+    query: listConnectionsQuery,
     responses: { 200: { description: 'The connections', schema: r.connectionList } },
     errors: [],
   },
