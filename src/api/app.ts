@@ -21,6 +21,7 @@ import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
 import { healthRoutes } from './routes/health.js';
 import { docsRoutes } from './routes/docs.js';
+import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { assistantRoutes } from './routes/assistants.js';
 import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
@@ -46,6 +47,8 @@ export function buildApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));
+  app.use(validatePathParams(apiOperations.filter((o) => !o.path.startsWith('/v1/')), '', ['none']));
+  app.use(marketplaceRoutes(deps));
   app.use(requireJsonMediaType());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
   app.use(rejectNulCharacters((method, path) => pathParamContaining(apiOperations, method, path, '%00')));

@@ -15,6 +15,19 @@ const assistantId = { id: z.uuid().describe('Assistant id (UUID)') };
 const skills: Operation[] = [
   {
     method: 'get',
+    path: '/marketplace/skills/{id}',
+    operationId: 'getMarketplaceSkill',
+    tag: 'Skills',
+    summary: 'Public marketplace listing of a published skill (no authentication)',
+    description:
+      "Where the default `MARKETPLACE_URL` (`http://localhost:$PORT/marketplace`) makes a skill's `marketplaceUrl` point. Only published, public skills; anything else is 404 like an unknown id. Public fields only: name, description, category, publication time and the current version's number, model tier and tool ids; never the organization, author, system prompt or version notes.",
+    auth: 'none',
+    pathParams: skillId,
+    responses: { 200: { description: 'The published skill', schema: r.marketplaceSkill } },
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
     path: '/v1/skills',
     operationId: 'listSkills',
     tag: 'Skills',
