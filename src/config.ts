@@ -1,8 +1,10 @@
 // Configuration: one zod schema over process.env, parsed once at start-up.
 // A bad variable fails fast with a message naming it. The names in DESIGN.md section 3 are a
 // contract with outside tools; keep them.
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowList } from './net/addresses.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 /** An optional number where an empty value (`FOO=`, as compose files pass unset ones) means unset, not 0. */
@@ -91,7 +93,17 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
   /** Restart missing automation workflows when an API or worker process starts (default on). */
   AUTOMATION_RECONCILE_ON_START: booleanFlag,
-  TRUST_PROXY: booleanFlag,
+  /**
+   * Proxies whose X-Forwarded-For is believed: IP addresses or CIDRs, comma-separated (also
+   * proxy-addr's names loopback, linklocal, uniquelocal). Unset: nobody's; a boolean is refused.
+   */
+  TRUST_PROXY: optionalString.pipe(
+    z
+      .string()
+      .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
+      .refine((items) => items.every(isProxyEntry), 'must be IP addresses or CIDRs, comma-separated (not a boolean)')
+      .optional(),
+  ),
   // Identity and access (README "Identity and access").
   SESSION_COOKIE_DOMAIN: optionalString,
   /** Secure flag of svc_session; default on, off only when PUBLIC_BASE_URL is http://localhost. */
@@ -118,6 +130,29 @@ const envSchema = z.object({
   TOOLS_TEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Connection health tests running at once in one API process (each starts a connector); beyond it 429. */
   TOOLS_TEST_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  // Connector confinement (README "Tools", SECURITY.md).
+  /** Root of each organization's connector files (`<dir>/<organizationId>/`); default `$DATA_DIR/tools`. */
+  TOOLS_DATA_DIR: optionalString,
+  /** Hosts, host:port or CIDRs that connections may reach although private or loopback. */
+  TOOLS_ALLOWED_HOSTS: optionalString.refine((value) => {
+    try {
+      parseAllowList(value);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'expected hosts, host:port or CIDRs, comma-separated'),
+  /** Connector processes running at once in one process (worker or API); more wait in a bounded queue. */
+  TOOLS_MAX_PROCESSES: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Allow connectors whose network target cannot be checked or pinned (fetch, puppeteer). */
+  TOOLS_ENABLE_UNPINNED_EGRESS: booleanFlag,
+  /** Memory limit of one connector process (V8 heap for node, address space for others). */
+  TOOLS_PROCESS_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(1024),
+  // Quotas (SECURITY.md): over them 403 quota_exceeded.
+  QUOTA_AUTOMATIONS_PER_ORG: z.coerce.number().int().min(0).default(1000),
+  QUOTA_WEBHOOKS_PER_ORG: z.coerce.number().int().min(0).default(1000),
+  QUOTA_CONNECTIONS_PER_ORG: z.coerce.number().int().min(0).default(100),
+  QUOTA_API_KEYS_PER_USER: z.coerce.number().int().min(0).default(50),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -125,6 +160,8 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config extends Env {
   /** Absolute DATA_DIR. */
   dataDir: string;
+  /** Absolute TOOLS_DATA_DIR. */
+  toolsDataDir: string;
   /** The `{base_url}` of the spec: ends with /v1. */
   publicBaseUrl: string;
   marketplaceUrl: string;
@@ -150,9 +187,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...values,
     dataDir: path.resolve(values.DATA_DIR),
+    toolsDataDir: path.resolve(values.TOOLS_DATA_DIR ?? path.join(values.DATA_DIR, 'tools')),
     publicBaseUrl: stripTrailingSlash(values.PUBLIC_BASE_URL ?? `${localBase}/v1`),
     marketplaceUrl: stripTrailingSlash(values.MARKETPLACE_URL ?? `${localBase}/marketplace`),
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR or one of proxy-addr's names: what Express's `trust proxy` list accepts. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 function stripTrailingSlash(url: string): string {

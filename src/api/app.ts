@@ -40,7 +40,8 @@ export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // API answers are not revalidated; hashing every body costs CPU per request
-  app.set('trust proxy', deps.config.TRUST_PROXY ?? false);
+  // Only the listed proxies' X-Forwarded-For is believed (a list, never `true`): req.ip is the client.
+  app.set('trust proxy', deps.config.TRUST_PROXY?.length ? deps.config.TRUST_PROXY : false);
   app.set('query parser', 'simple');
 
   app.use(requestContext(deps.logger));

@@ -7,6 +7,7 @@ import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { resolveSkillVersion } from '../skills/skills.service.js';
 import { hasRole, type Caller } from '../identity/caller.js';
+import { assertQuota } from '../quotas/quota.js';
 import type { Webhook } from '../webhooks/entities.js';
 import { isRecordId } from '../webhooks/webhook-ids.js';
 import {
@@ -43,6 +44,7 @@ export async function createAssistant(deps: AssistantDeps, caller: Caller, input
   const { channels, revealed } = storeChannels(deps, input.channels);
   if (input.skillId) await assertSkillUsable(deps, caller, input.skillId);
   return deps.orm.em.fork().transactional(async (em) => {
+    if (input.trigger?.type === 'webhook') await assertQuota(em, deps.config, 'webhooks', caller);
     const assistant = em.create(Assistant, {
       organizationId: caller.organizationId,
       createdBy: caller.userId,

@@ -7,6 +7,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
+import { assertQuota } from '../quotas/quota.js';
 import { resolveSkillReference } from '../skills/skills.service.js';
 import { revokeAutomationWebhooks } from '../webhooks/webhooks.service.js';
 import {
@@ -39,23 +40,25 @@ export async function createAutomation(deps: Deps, caller: Caller, body: unknown
   await assertSkillUsable(deps, caller, caller.userId, input);
   const { channels, revealed } = storeChannels(deps, input.channels, []);
   const em = deps.orm.em.fork();
-  const automation = em.create(Automation, {
-    organizationId: caller.organizationId,
-    createdBy: caller.userId,
-    name: input.name,
-    description: input.description,
-    systemPrompt: input.systemPrompt,
-    model: input.model,
-    schedule: input.schedule,
-    timezone: input.timezone,
-    tools: input.tools,
-    channels,
-    skillId: input.skillId,
-    skillVersion: input.skillVersion,
-    status: input.status,
-    nextRunAt: input.status === 'active' ? nextFireTime(input.schedule, input.timezone, deps.clock.now()) : null,
+  const automation = await em.transactional(async (tx) => {
+    await assertQuota(tx, deps.config, 'automations', caller);
+    return tx.create(Automation, {
+      organizationId: caller.organizationId,
+      createdBy: caller.userId,
+      name: input.name,
+      description: input.description,
+      systemPrompt: input.systemPrompt,
+      model: input.model,
+      schedule: input.schedule,
+      timezone: input.timezone,
+      tools: input.tools,
+      channels,
+      skillId: input.skillId,
+      skillVersion: input.skillVersion,
+      status: input.status,
+      nextRunAt: input.status === 'active' ? nextFireTime(input.schedule, input.timezone, deps.clock.now()) : null,
+    });
   });
-  await em.flush();
   try {
     await ensureAutomationWorkflow(deps, automation);
   } catch (error) {

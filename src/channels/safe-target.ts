@@ -2,38 +2,21 @@
 // reserved addresses (SSRF), unless the configuration allows them. Checked on the literal host
 // and again on every address DNS returns at connect time, so a name cannot resolve around it.
 import dns from 'node:dns';
-import net from 'node:net';
+import type net from 'node:net';
 import { Agent } from 'undici';
+import { classifyHost, isPublicAddress } from '../net/addresses.js';
 import { PermanentDeliveryError } from './types.js';
 
-const blocked = new net.BlockList();
-for (const [address, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(address, prefix, 'ipv4');
-}
-for (const [address, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) {
-  blocked.addSubnet(address, prefix, 'ipv6');
-}
-
+/** True for anything but a public address (every spelling; see src/net/addresses.ts). */
 export function isPrivateAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    return mapped ? blocked.check(mapped[1]!, 'ipv4') : blocked.check(address, 'ipv6');
-  }
-  return true;
+  return !isPublicAddress(address);
 }
 
-/** Throws PermanentDeliveryError when the URL names a private address literally. */
+/** Throws PermanentDeliveryError when the URL names a private address (or localhost, metadata) literally. */
 export function assertPublicUrl(url: URL): void {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && isPrivateAddress(host)) {
-    throw new PermanentDeliveryError(`Webhook target ${host} is a private address`);
-  }
-  if (host === 'localhost' || host.endsWith('.localhost')) {
+  const host = url.hostname;
+  const kind = classifyHost(host);
+  if (kind !== 'public' && kind !== 'name') {
     throw new PermanentDeliveryError(`Webhook target ${host} is a private address`);
   }
 }

@@ -1,6 +1,9 @@
 // The MCP connector catalog: the entries shipped in catalog.json plus the operator's own from
 // the file named by TOOLS_CATALOG_EXTRA (an entry with a shipped id replaces it). Both files are
 // validated at start-up, so a bad catalog fails fast instead of at the first connection test.
+// Entries say how they are confined (SECURITY.md): `network` (none: own network namespace;
+// egress: may connect out), `unpinnedEgress` (reaches targets no check can pin: off unless the
+// operator enables it), and `envTypes` (which variables name a URL, a host or a file path).
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { Config } from '../config.js';
@@ -16,7 +19,16 @@ const baseEntry = z.object({
   requiredEnvVars: z.array(envVarName).default([]),
   /** Variables a connection may set but need not. Anything else is rejected (it could hijack the process, e.g. NODE_OPTIONS). */
   optionalEnvVars: z.array(envVarName).default([]),
+  /**
+   * What each variable holds, for confinement: `url` and `host` values are resolved and must be
+   * public, `path` values live in the organization's directory. Unlisted names are inferred from
+   * their suffix (_URL, _HOST, _PATH...), and any value containing `://` is checked as a URL.
+   */
+  envTypes: z.record(envVarName, z.enum(['url', 'host', 'path', 'text'])).default({}),
 });
+
+/** Filled by the service, not the connection: the organization's own connector directory. */
+export const BUILTIN_PLACEHOLDERS = ['ORG_DATA_DIR'] as const;
 
 const stdioEntry = baseEntry.extend({
   transport: z.literal('stdio'),
@@ -25,14 +37,19 @@ const stdioEntry = baseEntry.extend({
   args: z.array(z.string()).default([]),
   /** Fixed variables set by the operator, below the connection's own. */
   env: z.record(envVarName, z.string()).default({}),
+  /** `none`: runs in its own network namespace (Linux); `egress`: may open connections. */
+  network: z.enum(['none', 'egress']).default('none'),
+  /** Reaches hosts chosen at run time (a browser, a fetcher): off unless TOOLS_ENABLE_UNPINNED_EGRESS. */
+  unpinnedEgress: z.boolean().default(false),
 });
 
 const remoteEntry = baseEntry.extend({
   transport: z.literal('streamable-http'),
   /** Shown as the launch command of a remote connector: its URL. */
   command: z.string().min(1),
-  url: z.url({ protocol: /^https?$/ }),
-  /** `${VAR}` in a header value is replaced by the connection's value (never in the URL). */
+  /** A fixed URL, or exactly one `${VAR}`: the connection's URL, checked and pinned like any other. */
+  url: z.union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\$\{[A-Z_][A-Z0-9_]*\}$/, 'must be an http(s) URL or one ${VAR}')]),
+  /** `${VAR}` in a header value is replaced by the connection's value. */
   headers: z.record(z.string(), z.string()).default({}),
 });
 
@@ -77,8 +94,8 @@ function parseCatalogFile(source: string, content: unknown): CatalogEntry[] {
 
 /** A `${VAR}` the entry does not declare would silently stay empty; refuse the file instead. */
 function assertPlaceholdersDeclared(source: string, entry: CatalogEntry): void {
-  const declared = new Set([...entry.requiredEnvVars, ...entry.optionalEnvVars]);
-  const templated = entry.transport === 'stdio' ? entry.args : Object.values(entry.headers);
+  const declared = new Set<string>([...entry.requiredEnvVars, ...entry.optionalEnvVars, ...BUILTIN_PLACEHOLDERS]);
+  const templated = entry.transport === 'stdio' ? [...entry.args, ...Object.values(entry.env)] : [...Object.values(entry.headers), entry.url];
   for (const value of templated) {
     for (const name of placeholdersIn(value)) {
       if (!declared.has(name)) throw new CatalogError(source, `${entry.id} uses \${${name}} without declaring it`);

@@ -5,7 +5,9 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
+import { assertQuota } from '../quotas/quota.js';
 import { catalogFor, type Catalog, type CatalogEntry } from './catalog.js';
+import { confinedLaunch, confineValues } from './confinement.js';
 import {
   connectionDetail,
   connectionSummary,
@@ -33,21 +35,24 @@ export function listCatalog(catalog: Catalog): { tools: ConnectorView[]; total: 
 export async function createConnection(deps: ConnectionDeps, caller: Caller, input: CreateConnectionInput): Promise<ConnectionDetail> {
   const entry = catalogEntryFor(catalogFor(deps.config), input.toolId);
   const env = acceptedVariables(entry, input.env);
-  const em = deps.orm.em.fork();
+  // Refused values never get stored; the originals are kept and checked again at every start.
+  await confineValues(deps.config, caller.organizationId, entry, env);
   const now = deps.clock.now();
-  const connection = em.create(ToolConnection, {
-    organizationId: caller.organizationId,
-    userId: caller.userId,
-    toolId: entry.id,
-    name: input.name,
-    envCiphertext: deps.secrets.encrypt(JSON.stringify(env)),
-    envNames: Object.keys(env).sort(),
-    status: 'connected',
-    connectedAt: now,
-    createdAt: now,
-    updatedAt: now,
+  const connection = await deps.orm.em.fork().transactional(async (em) => {
+    await assertQuota(em, deps.config, 'connections', caller);
+    return em.create(ToolConnection, {
+      organizationId: caller.organizationId,
+      userId: caller.userId,
+      toolId: entry.id,
+      name: input.name,
+      envCiphertext: deps.secrets.encrypt(JSON.stringify(env)),
+      envNames: Object.keys(env).sort(),
+      status: 'connected',
+      connectedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
   });
-  await em.flush();
   deps.logger.info({ connectionId: connection.id, toolId: entry.id, organizationId: caller.organizationId }, 'tool connection created');
   return connectionDetail(connection);
 }
@@ -107,7 +112,9 @@ async function probeConnector(deps: ConnectionDeps, connection: ToolConnection):
   if (!entry) return { ok: false, stage: 'catalog', message: `connector ${connection.toolId} is no longer in the catalog` };
   try {
     const env = decryptVariables(deps, connection);
-    const tools = await withConnectorSession({ entry, env }, deps.config.TOOLS_TEST_TIMEOUT_MS, (session) => session.listTools());
+    // A value refused now (DNS changed, operator narrowed the allow list) is a 400, as at create.
+    const launch = await confinedLaunch(deps, connection.organizationId, entry, env);
+    const tools = await withConnectorSession(launch, deps.config.TOOLS_TEST_TIMEOUT_MS, (session) => session.listTools());
     return { ok: true, toolNames: tools.map((tool) => tool.name) };
   } catch (error) {
     if (error instanceof ConnectorFailure) return { ok: false, stage: error.stage, message: error.message };

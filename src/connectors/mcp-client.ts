@@ -6,8 +6,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { Logger } from '../logger.js';
 import { fillPlaceholders, type CatalogEntry } from './catalog.js';
 import { ProcessGroupTransport } from './process-transport.js';
+import { processSlots, sandboxCommand, SlotUnavailable } from './sandbox.js';
 
 export type SessionStage = 'start' | 'initialize' | 'tools/list' | 'tools/call' | 'shutdown';
 
@@ -20,8 +23,20 @@ export class ConnectorFailure extends Error {
 
 export interface ConnectorLaunch {
   entry: CatalogEntry;
-  /** The connection's decrypted variables (declared names only). */
+  /** The connection's decrypted variables (declared names only), as confinement rewrote them. */
   env: Record<string, string>;
+  /** How the connector is confined (confinement.ts `confinedLaunch`); absent only in unit tests. */
+  confinement?: LaunchConfinement;
+}
+
+export interface LaunchConfinement {
+  /** The organization's directory: `${ORG_DATA_DIR}` and the working directory. */
+  orgDir: string;
+  /** Checked addresses per host name: a remote connector connects to these and nothing else. */
+  pins: Map<string, string[]>;
+  memoryMb: number;
+  maxProcesses: number;
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export interface ConnectorSession {
@@ -48,7 +63,16 @@ export async function withConnectorSession<T>(
 ): Promise<T> {
   const killGraceMs = Math.min(1000, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - killGraceMs;
-  const transport = createTransport(launch, killGraceMs);
+  let release: (() => void) | undefined;
+  if (launch.entry.transport === 'stdio' && launch.confinement) {
+    try {
+      release = await processSlots(launch.confinement.maxProcesses).acquire(deadline);
+    } catch (error) {
+      if (error instanceof SlotUnavailable) throw new ConnectorFailure('start', error.message);
+      throw error;
+    }
+  }
+  const { transport, dispose } = createTransport(launch, killGraceMs, Math.ceil(timeoutMs / 1000) + 1);
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   const stage: { current: SessionStage } = { current: 'initialize' };
   const abort = new AbortController();
@@ -75,6 +99,8 @@ export async function withConnectorSession<T>(
     await endRemoteSession(transport, killGraceMs);
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
+    await dispose();
+    release?.();
   }
 }
 
@@ -91,17 +117,54 @@ async function endRemoteSession(transport: Transport, graceMs: number): Promise<
   clearTimeout(timer);
 }
 
-function createTransport(launch: ConnectorLaunch, killGraceMs: number): Transport {
-  const { entry, env } = launch;
+function createTransport(launch: ConnectorLaunch, killGraceMs: number, cpuSeconds: number): { transport: Transport; dispose: () => Promise<void> } {
+  const { entry, env, confinement } = launch;
+  const builtins: Record<string, string> = confinement ? { ORG_DATA_DIR: confinement.orgDir } : {};
   if (entry.transport === 'streamable-http') {
-    const headers = Object.fromEntries(Object.entries(entry.headers).map(([name, value]) => [name, fillPlaceholders(value, env)]));
-    return new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } });
+    const headers = Object.fromEntries(
+      Object.entries(entry.headers)
+        .map(([name, value]) => [name, fillPlaceholders(value, env)] as const)
+        .filter(([, value]) => value !== ''),
+    );
+    const agent = confinement ? pinnedAgent(confinement.pins) : undefined;
+    const transport = new StreamableHTTPClientTransport(new URL(fillPlaceholders(entry.url, env)), {
+      // A redirect would lead to a host nobody checked.
+      requestInit: { headers, ...(agent ? { redirect: 'error' as const } : {}) },
+      ...(agent ? { fetch: ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch } : {}),
+    });
+    return { transport, dispose: async () => agent?.close().catch(() => {}) };
   }
-  return new ProcessGroupTransport({
+  const command = {
     command: entry.command,
-    args: entry.args.map((arg) => fillPlaceholders(arg, env)),
-    env: { ...entry.env, ...env },
-    killGraceMs,
+    args: entry.args.map((arg) => fillPlaceholders(arg, { ...env, ...builtins })),
+    env: { ...fillAll(entry.env, builtins), ...env },
+  };
+  const confined = confinement
+    ? sandboxCommand(command, { network: entry.network, memoryMb: confinement.memoryMb, cpuSeconds, ...(confinement.logger ? { logger: confinement.logger } : {}) })
+    : command;
+  const transport = new ProcessGroupTransport({ ...confined, ...(confinement ? { cwd: confinement.orgDir } : {}), killGraceMs });
+  return { transport, dispose: async () => {} };
+}
+
+function fillAll(values: Record<string, string>, builtins: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, fillPlaceholders(value, builtins)]));
+}
+
+/** An HTTP agent whose DNS answers are the addresses the confinement check accepted, and only those. */
+function pinnedAgent(pins: Map<string, string[]>): Agent {
+  return new Agent({
+    connect: {
+      lookup: (hostname, options, callback) => {
+        const addresses = pins.get(hostname.toLowerCase().replace(/\.$/, ''));
+        if (!addresses?.length) {
+          callback(new Error(`${hostname} was not checked for this connection`), '', 4);
+          return;
+        }
+        const list = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+        if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+        else callback(null, list[0]!.address, list[0]!.family);
+      },
+    },
   });
 }
 

@@ -10,10 +10,12 @@ import { createHash } from 'node:crypto';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../runtime-deps.js';
 import type { ToolDefinition } from '../gateway/types.js';
-import { catalogFor } from './catalog.js';
+import { AppError } from '../errors.js';
+import { catalogFor, type CatalogEntry } from './catalog.js';
+import { confinedLaunch } from './confinement.js';
 import { decryptVariables } from './connections.service.js';
 import { ToolConnection } from './entities.js';
-import { ConnectorFailure, redact, withConnectorSession } from './mcp-client.js';
+import { ConnectorFailure, redact, withConnectorSession, type ConnectorLaunch } from './mcp-client.js';
 
 /** Characters of a tool result handed back to the model; the rest is cut with a marker. */
 export const TOOL_RESULT_MAX_CHARS = 16_000;
@@ -93,7 +95,7 @@ export async function callConnectionTool(
   if (!connection || !entry) return failure('the connection of this tool no longer exists');
   try {
     const env = decryptVariables(deps, connection);
-    const result = await withConnectorSession({ entry, env }, input.timeoutMs ?? TOOL_CALL_TIMEOUT_MS, (session) =>
+    const result = await withConnectorSession(await launchOf(deps, connection, entry, env), input.timeoutMs ?? TOOL_CALL_TIMEOUT_MS, (session) =>
       session.callTool(input.toolName, args),
     );
     return truncate(redact(resultText(result), env), result.isError === true);
@@ -125,7 +127,17 @@ async function listToolsOf(deps: ToolUseDeps, connection: ToolConnection, timeou
   const entry = catalogFor(deps.config).find(connection.toolId);
   if (!entry) throw new ConnectorFailure('start', `connector ${connection.toolId} is no longer in the catalog`);
   const env = decryptVariables(deps, connection);
-  return withConnectorSession({ entry, env }, timeoutMs, (session) => session.listTools());
+  return withConnectorSession(await launchOf(deps, connection, entry, env), timeoutMs, (session) => session.listTools());
+}
+
+/** The confined launch, checked right before the start; a refused value fails like a connector that cannot start. */
+async function launchOf(deps: ToolUseDeps, connection: ToolConnection, entry: CatalogEntry, env: Record<string, string>): Promise<ConnectorLaunch> {
+  try {
+    return await confinedLaunch(deps, connection.organizationId, entry, env);
+  } catch (error) {
+    if (error instanceof AppError) throw new ConnectorFailure('start', error.message);
+    throw error;
+  }
 }
 
 function addTool(result: ConnectionTools, connection: ToolConnection, tool: Tool): void {

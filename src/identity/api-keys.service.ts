@@ -3,6 +3,7 @@
 // key of the organization. Revocation evicts the key from every API instance's cache at once.
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { notFound } from '../errors.js';
+import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller } from './caller.js';
 import type { IdentityContext } from './context.js';
@@ -28,20 +29,23 @@ export interface CreatedApiKey {
   createdAt: string;
 }
 
-export async function createApiKey(ctx: IdentityContext, input: { name: string }): Promise<CreatedApiKey> {
-  const { em, caller } = ctx;
+export async function createApiKey(ctx: IdentityContext, input: { name: string }, limits: QuotaLimits): Promise<CreatedApiKey> {
+  const { caller } = ctx;
   const rawKey = generateApiKey();
-  const key = em.create(ApiKey, {
-    organization: em.getReference(Organization, caller.organizationId),
-    user: em.getReference(User, caller.userId),
-    name: input.name,
-    keyHash: hashApiKey(rawKey),
-    prefix: displayPrefix(rawKey),
-    createdAt: ctx.clock.now(),
+  return ctx.em.transactional(async (em) => {
+    await assertQuota(em, limits, 'api_keys', caller);
+    const key = em.create(ApiKey, {
+      organization: em.getReference(Organization, caller.organizationId),
+      user: em.getReference(User, caller.userId),
+      name: input.name,
+      keyHash: hashApiKey(rawKey),
+      prefix: displayPrefix(rawKey),
+      createdAt: ctx.clock.now(),
+    });
+    audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix });
+    await em.flush();
+    return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() };
   });
-  audit(ctx, 'api_key.created', key, { name: key.name, prefix: key.prefix });
-  await em.flush();
-  return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() };
 }
 
 export async function listApiKeys(ctx: IdentityContext): Promise<{ apiKeys: ApiKeyView[]; total: number }> {

@@ -6,6 +6,7 @@ import { canManageAutomation } from '../automations/access.js';
 import { Automation } from '../automations/entities.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
+import { assertQuota } from '../quotas/quota.js';
 import { Webhook } from './entities.js';
 import { isRecordId } from './webhook-ids.js';
 import { issueWebhook, webhookUrl } from './webhooks.service.js';
@@ -22,13 +23,15 @@ export interface AutomationWebhookView {
 export async function createAutomationWebhook(deps: Deps, caller: Caller, automationId: string): Promise<AutomationWebhookView> {
   const em = deps.orm.em.fork();
   const automation = await findManageableAutomation(em, caller, automationId);
-  const webhook = issueWebhook(em, deps.secrets, {
-    organizationId: caller.organizationId,
-    createdBy: caller.userId,
-    target: { kind: 'automation', automationId: automation.id },
-    now: deps.clock.now(),
+  const webhook = await em.transactional(async (tx) => {
+    await assertQuota(tx, deps.config, 'webhooks', caller);
+    return issueWebhook(tx, deps.secrets, {
+      organizationId: caller.organizationId,
+      createdBy: caller.userId,
+      target: { kind: 'automation', automationId: automation.id },
+      now: deps.clock.now(),
+    });
   });
-  await em.flush();
   return toView(deps, webhook);
 }
 

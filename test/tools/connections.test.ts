@@ -121,15 +121,15 @@ describe('POST /tools/connections', () => {
 
 describe('connections belong to their user', () => {
   it('lists only the caller’s connections and answers 404 to everyone else, admins and other organizations included', async () => {
-    const created = await api('POST', '/tools/connections', org.member.key, { toolId: 'fetch', name: 'Private fetch', env: {} });
+    const created = await api('POST', '/tools/connections', org.member.key, { toolId: 'time', name: 'Private time', env: {} });
     const id = created.body.id as string;
 
     const mine = await api('GET', '/tools/connections', org.member.key);
     expect(mine.body.connections.map((c: any) => c.id)).toContain(id);
     expect(mine.body.connections.find((c: any) => c.id === id)).toEqual({
       id,
-      toolId: 'fetch',
-      name: 'Private fetch',
+      toolId: 'time',
+      name: 'Private time',
       status: 'connected',
       connectedAt: expect.any(String),
       lastTestedAt: null,

@@ -10,10 +10,12 @@ export function writeFixtureCatalog(remote: { okUrl: string; hangUrl: string; st
   const fail = stdioFixtureLaunch('fail');
   const hang = stdioFixtureLaunch('hang');
   const common = { category: 'testing', description: 'The test fixture MCP server' };
+  // The tests pass an absolute file outside any organization directory: the operator says it is no path to confine.
+  const pidFileIsText = { FIXTURE_PID_FILE: 'text' };
   const connectors = [
-    { ...common, id: 'fixture-stdio', name: 'Fixture (stdio)', transport: 'stdio', ...ok, requiredEnvVars: ['FIXTURE_TOKEN'], optionalEnvVars: ['FIXTURE_PID_FILE'] },
+    { ...common, id: 'fixture-stdio', name: 'Fixture (stdio)', transport: 'stdio', ...ok, requiredEnvVars: ['FIXTURE_TOKEN'], optionalEnvVars: ['FIXTURE_PID_FILE'], envTypes: pidFileIsText },
     { ...common, id: 'fixture-fail', name: 'Fixture (exits)', transport: 'stdio', ...fail, requiredEnvVars: ['FIXTURE_TOKEN'] },
-    { ...common, id: 'fixture-hang', name: 'Fixture (hangs)', transport: 'stdio', ...hang, optionalEnvVars: ['FIXTURE_PID_FILE'] },
+    { ...common, id: 'fixture-hang', name: 'Fixture (hangs)', transport: 'stdio', ...hang, optionalEnvVars: ['FIXTURE_PID_FILE'], envTypes: pidFileIsText },
     { ...common, id: 'fixture-missing', name: 'Fixture (no such command)', transport: 'stdio', command: '/nonexistent/mcp-server', args: [] },
     {
       ...common,

@@ -28,7 +28,7 @@ export const automationOperations: Operation[] = [
     auth: 'caller',
     body: { id: 'CreateAutomationRequest', schema: createAutomationSchema, required: true, example: { name: 'Morning digest', systemPrompt: 'Summarise yesterday in three bullets.', schedule: '0 8 * * 1-5', timezone: 'Europe/Paris', channels: [{ type: 'email', target: 'team@example.com' }] } },
     responses: { 201: { description: 'The new automation', schema: r.automationView } },
-    errors: [],
+    errors: ['quota_exceeded'],
   },
   {
     method: 'get',
@@ -118,7 +118,7 @@ export const automationOperations: Operation[] = [
     auth: 'caller',
     pathParams: automationId,
     responses: { 201: { description: 'The webhook and its URL', schema: r.automationWebhook } },
-    errors: ['not_found', 'forbidden'],
+    errors: ['not_found', 'forbidden', 'quota_exceeded'],
   },
   {
     method: 'get',

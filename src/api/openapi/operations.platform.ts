@@ -187,7 +187,7 @@ export const platformOperations: Operation[] = [
     auth: 'caller',
     body: { id: 'CreateApiKeyRequest', schema: createApiKeyBody, required: true, example: { name: 'CI pipeline' } },
     responses: { 201: { description: 'The new key', schema: r.createdApiKey } },
-    errors: [],
+    errors: ['quota_exceeded'],
   },
   {
     method: 'get',

@@ -149,11 +149,15 @@ const tools: Operation[] = [
     operationId: 'createConnection',
     tag: 'Tools',
     summary: 'Connect to a catalog connector (variables are encrypted, never returned)',
-    description: '`env` must hold every `requiredEnvVars` entry of the connector and nothing it does not declare.',
+    description:
+      '`env` must hold every `requiredEnvVars` entry of the connector and nothing it does not declare. Values that name a network location ' +
+      '(URL, DSN, host) must resolve to public addresses, never the service\'s own stores, unless the operator lists them in ' +
+      '`TOOLS_ALLOWED_HOSTS` (400 `bad_request`, `param` = `env.<NAME>`); file paths are relative to the organization\'s directory. ' +
+      'Over `QUOTA_CONNECTIONS_PER_ORG`: 403 `quota_exceeded`.',
     auth: 'caller',
     body: { id: 'CreateConnectionRequest', schema: createConnectionBody, required: true, example: { toolId: 'github', name: 'Work GitHub', env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_example' } } },
     responses: { 201: { description: 'The connection', schema: r.connectionDetail } },
-    errors: [],
+    errors: ['quota_exceeded'],
   },
   {
     method: 'get',
@@ -201,7 +205,7 @@ const assistants: Operation[] = [
     auth: 'caller',
     body: { id: 'CreateAssistantRequest', schema: createAssistantSchema, required: true, example: { name: 'Order triage', systemPrompt: 'Summarise the order event in one line.', model: 'standard', trigger: { type: 'webhook' } } },
     responses: { 201: { description: 'The new assistant', schema: r.assistantView } },
-    errors: [],
+    errors: ['quota_exceeded'],
   },
   {
     method: 'get',

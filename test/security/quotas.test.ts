@@ -1,0 +1,85 @@
+// Quotas per organization (issue 15, part 4) at their limits, with small limits so the test
+// reaches them: the request past the limit gets 403 quota_exceeded naming the resource, parallel
+// creates at the limit never both pass, and another organization is not affected.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/http.js';
+import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+let stack: Stack;
+let org: TestOrganization;
+let other: TestOrganization;
+
+beforeAll(async () => {
+  stack = await startStack({
+    env: { QUOTA_AUTOMATIONS_PER_ORG: '2', QUOTA_WEBHOOKS_PER_ORG: '2', QUOTA_CONNECTIONS_PER_ORG: '4', QUOTA_API_KEYS_PER_USER: '3' },
+  });
+  org = await createTestOrganization(stack.runtime.orm);
+  other = await createTestOrganization(stack.runtime.orm);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const api = (key: string, method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, { key, body });
+const automation = (name: string) => ({ name, systemPrompt: 'Say hi', schedule: '0 9 * * *', status: 'paused' });
+
+function expectQuota(res: { status: number; body: any; text: string }, resource: string): void {
+  expect(res.status, res.text).toBe(403);
+  expect(res.body.error).toMatchObject({ code: 'quota_exceeded', type: 'insufficient_quota', param: resource });
+  expect(res.body.error.message).toContain(resource);
+}
+
+describe('quotas', () => {
+  it('connections: parallel creates at the limit never both pass; other organizations are unaffected', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api(i % 2 ? org.member.key : org.admin.key, 'POST', '/tools/connections', { toolId: 'time', name: `t${i}` })),
+    );
+    expect(results.filter((res) => res.status === 201)).toHaveLength(4);
+    for (const res of results.filter((r) => r.status !== 201)) expectQuota(res, 'connections');
+    expect((await api(other.member.key, 'POST', '/tools/connections', { toolId: 'time', name: 'other' })).status).toBe(201);
+    // Deleting one makes room for one.
+    const mine = await api(org.member.key, 'GET', '/tools/connections');
+    expect((await api(org.member.key, 'DELETE', `/tools/connections/${mine.body.connections[0].id}`)).status).toBe(204);
+    expect((await api(org.member.key, 'POST', '/tools/connections', { toolId: 'time', name: 'again' })).status).toBe(201);
+    expectQuota(await api(org.member.key, 'POST', '/tools/connections', { toolId: 'time', name: 'over' }), 'connections');
+  });
+
+  it('automations per organization', async () => {
+    const results = await Promise.all([0, 1, 2].map((i) => api(org.member.key, 'POST', '/automations', automation(`a${i}`))));
+    expect(results.filter((res) => res.status === 201), results.map((r) => r.text).join('\n')).toHaveLength(2);
+    expectQuota(results.find((res) => res.status !== 201)!, 'automations');
+    expectQuota(await api(org.owner.key, 'POST', '/automations', automation('owner too')), 'automations');
+    expect((await api(other.member.key, 'POST', '/automations', automation('other'))).status).toBe(201);
+  });
+
+  it('webhooks per organization, across automations and assistants', async () => {
+    const list = await api(org.member.key, 'GET', '/automations');
+    const id = list.body.automations[0].id;
+    expect((await api(org.member.key, 'POST', `/automations/${id}/webhooks`)).status).toBe(201);
+    const second = await api(org.member.key, 'POST', `/automations/${id}/webhooks`);
+    expect(second.status, second.text).toBe(201);
+    expectQuota(await api(org.member.key, 'POST', `/automations/${id}/webhooks`), 'webhooks');
+    expectQuota(
+      await api(org.member.key, 'POST', '/assistants', { name: 'Hooked', systemPrompt: 'hi', trigger: { type: 'webhook' } }),
+      'webhooks',
+    );
+    // A revoked webhook no longer counts.
+    expect((await api(org.member.key, 'DELETE', `/automations/${id}/webhooks/${second.body.id}`)).status).toBe(204);
+    expect((await api(org.member.key, 'POST', `/automations/${id}/webhooks`)).status).toBe(201);
+  });
+
+  it('API keys per user (revoked keys do not count)', async () => {
+    const created = [];
+    for (const name of ['k1', 'k2']) {
+      const res = await api(org.member.key, 'POST', '/api-keys', { name });
+      expect(res.status, res.text).toBe(201);
+      created.push(res.body.id);
+    }
+    expectQuota(await api(org.member.key, 'POST', '/api-keys', { name: 'k3' }), 'api_keys');
+    // Per user: the admin of the same organization still has room.
+    expect((await api(org.admin.key, 'POST', '/api-keys', { name: 'admin key' })).status).toBe(201);
+    expect((await api(org.member.key, 'DELETE', `/api-keys/${created[0]}`)).status).toBe(204);
+    expect((await api(org.member.key, 'POST', '/api-keys', { name: 'k3' })).status).toBe(201);
+  });
+});
