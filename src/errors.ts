@@ -58,6 +58,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   budget_exceeded: "the organization's monthly budget is spent",
   forbidden: "valid credentials, insufficient role (or a cookie request from a foreign origin)",
   dlp_blocked: 'the DLP policy blocked the content; names detector types, never the text',
+  quota_exceeded: "one more of this resource would pass the organization's or user's quota; remove one first",
   not_found: 'no such resource visible to the caller (other organizations included)',
   method_not_allowed: 'the path exists, the method does not',
   conflict: 'the request conflicts with the current state',
