@@ -190,8 +190,8 @@ describe('secrets at rest', () => {
 describe('GET /tools/connections?status=', () => {
   it('lists every connection of the caller by default (failed ones included), and narrows by status', async () => {
     const user = await createTestUser(stack.runtime.orm, org.id, 'member');
-    const ok = (await api('POST', '/tools/connections', user.key, { toolId: 'fetch', name: 'Works', env: {} })).body.id as string;
-    const broken = (await api('POST', '/tools/connections', user.key, { toolId: 'fetch', name: 'Broken', env: {} })).body.id as string;
+    const ok = (await api('POST', '/tools/connections', user.key, { toolId: 'time', name: 'Works', env: {} })).body.id as string;
+    const broken = (await api('POST', '/tools/connections', user.key, { toolId: 'time', name: 'Broken', env: {} })).body.id as string;
     // As a failed connection test leaves it.
     await stack.runtime.orm.em.getConnection().execute(`update tool_connections set status = 'error' where id = ?`, [broken]);
 
