@@ -38,6 +38,9 @@ async function seedRuns(url: string, organizationId: string, userId: string, now
       [automationId, organizationId, userId],
     );
     const started = performance.now();
+    // The per-row counter trigger would update one counter row 1M times in one transaction;
+    // off for the bulk load, then the counts are filled the way the migration backfills them.
+    await client.query('alter table automation_runs disable trigger automation_run_counts_insert_delete');
     await client.query(
       `insert into automation_runs (id, automation_id, organization_id, trigger, status, started_at, completed_at, duration_ms,
                                     tokens_input, tokens_output, estimated_cost, output)
@@ -48,6 +51,12 @@ async function seedRuns(url: string, organizationId: string, userId: string, now
               100 + i % 900, 10 + i % 300, 0.0001, 'Run output ' || i
        from generate_series(1, $4::int) as i`,
       [automationId, organizationId, now.toISOString(), RUNS],
+    );
+    await client.query('alter table automation_runs enable trigger automation_run_counts_insert_delete');
+    await client.query(
+      `insert into automation_run_counts (automation_id, status, runs)
+       select automation_id, status, count(*) from automation_runs where automation_id = $1 group by automation_id, status`,
+      [automationId],
     );
     const seconds = (performance.now() - started) / 1000;
     await client.query('vacuum analyze automation_runs');

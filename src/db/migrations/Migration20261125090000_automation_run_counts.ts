@@ -4,7 +4,9 @@ import { Migration } from '@mikro-orm/migrations';
 // page's `total` and the automation's run summary were `count(*)` over every run of the
 // automation (~300 ms at 1M runs); now they read at most three rows. Insert and delete move the
 // run's status count; an update moves it only when the status changed. Concurrent runs of one
-// automation serialise briefly on its counter row, once per run start and finish.
+// automation serialise briefly on its counter row, once per run start and finish. A bulk load of
+// many runs of one automation in one transaction (bench/lists) disables the insert trigger and
+// fills the counts with one grouped insert instead, as the backfill below does.
 export class Migration20261125090000_automation_run_counts extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "automation_run_counts" (
