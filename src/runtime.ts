@@ -12,6 +12,8 @@ import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
+import { clientTracingInterceptors } from './telemetry/temporal-tracing.js';
+import { startTracing } from './telemetry/tracing.js';
 import { connectTemporal } from './temporal.js';
 
 export interface Runtime extends AppDeps {
@@ -37,6 +39,8 @@ export async function openRuntime(
   // What is open so far, closed in reverse when a later step fails (a bad gateway config, Redis
   // or Temporal unreachable): an open pool or client would keep the failed process alive.
   const opened: (() => Promise<void> | void)[] = [];
+  // Before anything that makes spans or Temporal clients: the interceptors need the provider.
+  await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
   try {
     const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
     opened.push(() => orm.close());
@@ -46,6 +50,7 @@ export async function openRuntime(
       address: temporalAddress(config),
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
+      interceptors: await clientTracingInterceptors(),
     });
     opened.push(() => temporal.close());
     const secrets = createSecretBox(resolveSecretKey(config, logger));
@@ -63,7 +68,7 @@ export async function openRuntime(
       logger,
       reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
     });
-    const gateway = await createGateway({ config, logger, orm, budget, clock });
+    const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
     return {
       config,
       logger,

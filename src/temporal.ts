@@ -1,6 +1,6 @@
 // Temporal wiring shared by the API, the worker and the dev runner: the client connection and
 // the search attributes the workflows set (registered on the dev server at start).
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 
 export { SEARCH_ATTRIBUTES, searchAttributeArgs } from './search-attributes.js';
 
@@ -22,10 +22,12 @@ export async function connectTemporal(options: {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** Workflow client interceptors (traces: the span context goes into each start's headers). */
+  interceptors?: WorkflowClientInterceptor[];
 }): Promise<TemporalHandle> {
   const connection = await Connection.connect({ address: options.address, connectTimeout: '5s' });
   const probe = Connection.lazy({ address: options.address, interceptors: [] });
-  const client = new Client({ connection, namespace: options.namespace });
+  const client = new Client({ connection, namespace: options.namespace, interceptors: { workflow: options.interceptors ?? [] } });
   return {
     connection,
     probe,

@@ -22,6 +22,7 @@ import { openStreams, runLoad, type LoadResult, type Target } from './load.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? '1');
+const webConcurrency = Number(process.env.WEB_CONCURRENCY ?? '1');
 const children: ChildProcess[] = [];
 
 async function startChild(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
@@ -53,7 +54,6 @@ function tsx(role: string, env: Record<string, string> = {}) {
 
 /** The production build of the API with auth, Redis rate limits, DLP, budget and usage records on. */
 async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalDevServer({ port: await freePort() });
   const database = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, 'bench_gateway') : undefined;
   cleanups.push(async () => {
@@ -71,6 +71,8 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // API processes (node:cluster); the production default would be one per core.
+      WEB_CONCURRENCY: String(webConcurrency),
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -96,19 +98,42 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
 
 const cleanups: (() => Promise<void>)[] = [];
 
-function peakRssMb(child: ChildProcess): number {
+/** The process and its children (the API's cluster processes under WEB_CONCURRENCY). */
+function processTree(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
   try {
-    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return [pid, ...children.flatMap((child) => processTree(child))];
   } catch {
-    return NaN;
+    return [pid];
   }
+}
+
+/** Summed over the process tree: `VmHWM` (peak) or `VmRSS` (now), MB. */
+function treeMemoryMb(child: ChildProcess, field: 'VmHWM' | 'VmRSS'): number {
+  let kb = 0;
+  for (const pid of processTree(child.pid)) {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      kb += Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+    } catch {
+      return NaN;
+    }
+  }
+  return kb / 1024;
+}
+
+function peakRssMb(child: ChildProcess): number {
+  return treeMemoryMb(child, 'VmHWM');
 }
 
 const messages = [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }];
 const chatBody = (model: string) => (stream: boolean) => JSON.stringify({ model, messages, stream });
 
 async function main(): Promise<void> {
+  // Built first: the synchronous build blocks this process, and a child's READY line arriving
+  // meanwhile would be read only after its start-up timer had fired (a loaded machine takes minutes).
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   const [upstream, slowUpstream] = await Promise.all([tsx('upstream'), tsx('upstream-slow')]);
   const upstreamUrl = upstream.match[1]!;
   const [bare, gateway] = await Promise.all([tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }), startGateway(upstreamUrl, slowUpstream.match[1]!)]);
@@ -168,6 +193,7 @@ async function main(): Promise<void> {
       results.set(target.name, { ...results.get(target.name), [scenario.key]: result });
     }
   }
+  console.log(`WEB_CONCURRENCY=${webConcurrency} (API processes; RSS columns sum the API's processes)`);
   printTable(targets.map(({ target, child }) => ({ name: target.name, rssMb: child ? peakRssMb(child) : NaN, r: results.get(target.name)! })));
   console.log(streamsReport);
 }
@@ -193,12 +219,7 @@ async function concurrentStreams(target: Target, child: ChildProcess, count: num
 }
 
 function rssMb(child: ChildProcess): number {
-  try {
-    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-  } catch {
-    return NaN;
-  }
+  return treeMemoryMb(child, 'VmRSS');
 }
 
 function printTable(rows: { name: string; rssMb: number; r: Record<string, LoadResult> }[]): void {
@@ -227,7 +248,7 @@ function printTable(rows: { name: string; rssMb: number; r: Record<string, LoadR
 }
 
 async function waitForHttp(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000; // a loaded machine starts the cluster slowly
   while (Date.now() < deadline) {
     try {
       await fetch(url);

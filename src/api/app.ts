@@ -10,12 +10,15 @@ import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { pathParamContaining, validatePathParams } from './middleware/path-params.js';
 import { apiOperations } from './openapi/document.js';
+import { traceRequests } from './middleware/tracing.js';
+import { tracing } from '../telemetry/tracing.js';
 import { billingRoutes } from './routes/billing.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
 import { authRoutes } from './routes/auth.js';
 import { automationsRoutes } from './routes/automations.js';
-import { chatCompletionsRoutes } from './routes/chat-completions.js';
+import { gatewayRoutes } from './routes/chat-completions.js';
+import { modelsRoutes } from './routes/models.js';
 import { diagnosticsRoutes } from './routes/diagnostics.js';
 import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
@@ -34,7 +37,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, chatCompletionsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();
@@ -44,23 +47,30 @@ export function buildApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.TRUST_PROXY?.length ? deps.config.TRUST_PROXY : false);
   app.set('query parser', 'simple');
 
+  // A NUL inside a path parameter is named like any malformed id (docs/DESIGN-NOTES.md).
+  const nulInPathParam = (method: string, path: string) => pathParamContaining(apiOperations, method, path, '%00');
+  const body = [requireJsonMediaType(), jsonBody(deps.config.BODY_LIMIT_BYTES), rejectNulCharacters(nulInPathParam)];
+  // After body parsing: the span's context must be current when the routes run, and a body
+  // stream's callbacks would not carry it. Mounted only when traces are on.
+  const traced = tracing() ? [traceRequests()] : [];
+  const authenticated = [authenticate(deps), rateLimit(deps)];
+
   app.use(requestContext(deps.logger));
+  // The gateway's hot path first, with the same checks and nothing else (see gatewayRoutes).
+  app.use(gatewayRoutes(deps, [...body, ...traced, ...authenticated]));
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));
   app.use(validatePathParams(apiOperations.filter((o) => !o.path.startsWith('/v1/')), '', ['none']));
   app.use(marketplaceRoutes(deps));
-  app.use(requireJsonMediaType());
-  app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
-  app.use(rejectNulCharacters((method, path) => pathParamContaining(apiOperations, method, path, '%00')));
+  for (const handler of [...body, ...traced]) app.use(handler);
 
   const v1 = express.Router();
   // Malformed path ids are 400 naming the parameter on every route (docs/DESIGN-NOTES.md);
   // for authenticated routes only once the caller is known, so 401 comes first.
   v1.use(validatePathParams(apiOperations, '/v1', ['none', 'webhookUrl']));
   for (const routes of publicV1Routes) v1.use(routes(deps));
-  v1.use(authenticate(deps));
-  v1.use(rateLimit(deps));
+  for (const handler of authenticated) v1.use(handler);
   v1.use(validatePathParams(apiOperations, '/v1', ['caller']));
   for (const routes of authenticatedV1Routes) v1.use(routes(deps));
   app.use('/v1', v1);

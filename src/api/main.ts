@@ -1,24 +1,47 @@
-// The API process: serves HTTP on PORT. Runs migrations and the first-start bootstrap.
+// The API process: serves HTTP on PORT. Runs migrations and the first-start bootstrap. With
+// WEB_CONCURRENCY above 1 (production default: one per core) this process becomes the primary
+// of a node:cluster: it migrates and bootstraps once, then forks the API processes (cluster.ts).
+import cluster from 'node:cluster';
 import { loadConfig } from '../config.js';
-import { reconcileAutomationWorkflowsInBackground } from '../automations/automation-workflows.js';
+import { openDatabase } from '../db/orm.js';
 import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
-import { openRuntime } from '../runtime.js';
 import { runMain } from '../process-lifecycle.js';
-import { startApi } from './server.js';
+import { apiProcessCount, isFirstApiProcess, isForkedApiProcess, superviseApiProcesses } from './cluster.js';
 
 await runMain('api', async () => {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
-  const runtime = await openRuntime(config, logger);
-  const bootstrap = await bootstrapOnFirstStart(runtime.orm, config, logger);
-  if (bootstrap.created && bootstrap.generated) {
-    process.stderr.write(`\nOwner API key (shown once): ${bootstrap.apiKey}\n\n`);
+  const processes = apiProcessCount(config);
+  if (processes.limitedBy) logger.warn({ reason: processes.limitedBy }, 'WEB_CONCURRENCY: running one API process');
+
+  if (cluster.isPrimary && processes.count > 1) {
+    // Once, before the forks open the database: they would race each other to migrate.
+    // Several processes only run on PostgreSQL (apiProcessCount).
+    const orm = await openDatabase({ databaseUrl: config.DATABASE_URL! }, logger);
+    announceBootstrap(await bootstrapOnFirstStart(orm, config, logger));
+    await orm.close();
+    return superviseApiProcesses(processes.count, logger);
   }
+
+  // Loaded here, not at the top: the primary never serves requests and stays small without them.
+  const [{ openRuntime }, { startApi }, { reconcileAutomationWorkflowsInBackground }] = await Promise.all([
+    import('../runtime.js'),
+    import('./server.js'),
+    import('../automations/automation-workflows.js'),
+  ]);
+  const runtime = await openRuntime(config, logger);
+  if (!isForkedApiProcess()) announceBootstrap(await bootstrapOnFirstStart(runtime.orm, config, logger));
   const api = await startApi(runtime, { port: config.PORT, host: config.HOST });
-  reconcileAutomationWorkflowsInBackground(runtime);
+  if (isFirstApiProcess()) reconcileAutomationWorkflowsInBackground(runtime);
   return async () => {
     await api.stop();
     await runtime.close();
   };
 });
+
+function announceBootstrap(bootstrap: Awaited<ReturnType<typeof bootstrapOnFirstStart>>): void {
+  if (bootstrap.created && bootstrap.generated) {
+    process.stderr.write(`\nOwner API key (shown once): ${bootstrap.apiKey}\n\n`);
+  }
+}

@@ -1,4 +1,5 @@
 // Request fields the middleware adds.
+import type { PendingAdmission } from '../billing/budget.js';
 import type { Logger } from '../logger.js';
 import type { Caller } from '../identity/caller.js';
 
@@ -11,6 +12,8 @@ declare global {
       log: Logger;
       /** Set by the auth middleware; absent on unauthenticated routes. */
       caller?: Caller;
+      /** Gateway calls: rate-limit counters still to count (with the budget hold, or alone). */
+      admission?: PendingAdmission;
     }
   }
 }

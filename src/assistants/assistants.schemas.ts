@@ -18,6 +18,8 @@ const assistantFields = {
   /** A model id or a tier; the gateway resolves it at run time. */
   model: z.string().trim().min(1).max(200),
   skillId: z.string().trim().min(1).max(100).nullable(),
+  /** Pins a version of that skill; absent or null = its current version now (re-pinning). */
+  skillVersion: z.number().int().min(1).max(1_000_000).nullable(),
   tools: z.array(z.string().trim().min(1).max(200)).max(50),
   channels: z.array(channel).max(20),
   trigger: trigger.nullable(),
@@ -29,6 +31,7 @@ export const createAssistantSchema = z
     description: assistantFields.description.default(''),
     model: assistantFields.model.default('standard'),
     skillId: assistantFields.skillId.default(null),
+    skillVersion: assistantFields.skillVersion.default(null),
     tools: assistantFields.tools.default([]),
     channels: assistantFields.channels.default([]),
     trigger: assistantFields.trigger.default(null),

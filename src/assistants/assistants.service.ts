@@ -1,9 +1,13 @@
 // Assistants: CRUD within the caller's organization, and the webhook that activates an assistant
-// with a webhook trigger. Every member reads the organization's assistants; the creator, admins
-// and the owner edit them and are the only ones shown the webhook URL (it is a credential).
+// with a webhook trigger. Every member reads the organization's assistants. Its executions act as
+// its owner (`ownerId`: connections, skill access, usage), so only the owner changes what it runs
+// (prompt, model, skill, tools, channels); the owner, admins and the organization's owner manage
+// the rest (name, description, trigger, webhook URL, delete) and are the only ones shown the
+// webhook URL (it is a credential). Admins and the organization's owner may take ownership.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../runtime-deps.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { resolveSkillVersion } from '../skills/skills.service.js';
 import { hasRole, type Caller } from '../identity/caller.js';
@@ -28,6 +32,7 @@ export interface AssistantView {
   systemPrompt: string;
   model: string;
   skillId: string | null;
+  skillVersion: number | null;
   tools: string[];
   /** Webhook channels show their signing secret only in the response that generated it. */
   channels: Array<{ type: AssistantChannel['type']; target: string; secret?: string }>;
@@ -35,24 +40,31 @@ export interface AssistantView {
   /** Present only for the creator, admins and the owner, and only with a webhook trigger. */
   webhookUrl?: string;
   createdBy: string;
+  ownerId: string;
   createdAt: string;
   updatedAt: string;
 }
 
+/** The fields that decide what an execution does: only the assistant's owner changes them. */
+const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'skillId', 'skillVersion', 'tools', 'channels'] as const;
+
 export async function createAssistant(deps: AssistantDeps, caller: Caller, input: CreateAssistantInput): Promise<AssistantView> {
   const now = deps.clock.now();
   const { channels, revealed } = storeChannels(deps, input.channels);
-  if (input.skillId) await assertSkillUsable(deps, caller, input.skillId);
+  const skillVersion = input.skillId ? await pinnedSkillVersion(deps, caller, input.skillId, input.skillVersion) : null;
+  if (!input.skillId && input.skillVersion !== null) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
   return deps.orm.em.fork().transactional(async (em) => {
     if (input.trigger?.type === 'webhook') await assertQuota(em, deps.config, 'webhooks', caller);
     const assistant = em.create(Assistant, {
       organizationId: caller.organizationId,
       createdBy: caller.userId,
+      ownerId: caller.userId,
       name: input.name,
       description: input.description,
       systemPrompt: input.systemPrompt,
       model: input.model,
       skillId: input.skillId,
+      skillVersion,
       tools: input.tools,
       channels,
       triggerType: input.trigger?.type ?? null,
@@ -87,9 +99,9 @@ export async function updateAssistant(deps: AssistantDeps, caller: Caller, id: s
   const now = deps.clock.now();
   const assistant = await findAssistant(em, caller, id);
   assertCanEdit(assistant, caller);
-  if (patch.skillId) await assertSkillUsable(deps, caller, patch.skillId);
-  const { trigger, channels: channelInput, ...fields } = patch;
-  em.assign(assistant, { ...fields, updatedAt: now });
+  assertCanChangeRunContent(assistant, caller, patch);
+  const { trigger, channels: channelInput, skillId, skillVersion, ...fields } = patch;
+  em.assign(assistant, { ...fields, ...(await skillAfterUpdate(deps, caller, assistant, { skillId, skillVersion })), updatedAt: now });
   let revealed = new Map<number, string>();
   if (channelInput) ({ channels: assistant.channels, revealed } = storeChannels(deps, channelInput));
   let webhook = await currentWebhook(em, assistant);
@@ -127,6 +139,29 @@ export async function regenerateAssistantWebhook(deps: AssistantDeps, caller: Ca
   return toView(deps, caller, assistant, webhook);
 }
 
+/** An admin or the organization's owner becomes the assistant's owner (audited); its executions act as them. */
+export async function takeAssistantOwnership(deps: AssistantDeps, caller: Caller, id: string, requestId?: string): Promise<AssistantView> {
+  if (!hasRole(caller, 'admin')) throw forbidden('Only admins and the organization owner take ownership');
+  const em = deps.orm.em.fork();
+  const assistant = await findAssistant(em, caller, id);
+  if (assistant.ownerId !== caller.userId) {
+    const previous = assistant.ownerId;
+    assistant.ownerId = caller.userId;
+    assistant.updatedAt = deps.clock.now();
+    recordAuditEvent(em, {
+      organizationId: caller.organizationId,
+      actor: caller,
+      action: 'assistant.ownership_taken',
+      target: { type: 'assistant', id: assistant.id },
+      metadata: { from: previous, to: caller.userId },
+      requestId,
+      at: deps.clock.now(),
+    });
+    await em.flush();
+  }
+  return toView(deps, caller, assistant, await currentWebhook(em, assistant));
+}
+
 /** The assistant a webhook execution runs, scoped to the webhook's organization. */
 export async function loadAssistantForRun(em: EntityManager, organizationId: string, assistantId: string): Promise<Assistant | null> {
   return em.findOne(Assistant, { id: assistantId, organizationId });
@@ -154,19 +189,50 @@ function issueAssistantWebhook(em: EntityManager, deps: AssistantDeps, assistant
 }
 
 function canManage(assistant: Assistant, caller: Caller): boolean {
-  return assistant.createdBy === caller.userId || hasRole(caller, 'admin');
+  return assistant.ownerId === caller.userId || hasRole(caller, 'admin');
 }
 
 function assertCanEdit(assistant: Assistant, caller: Caller): void {
-  if (!canManage(assistant, caller)) throw forbidden('Only the creator of an assistant, admins and the owner may change it');
+  if (!canManage(assistant, caller)) throw forbidden('Only the owner of an assistant, admins and the organization owner may change it');
 }
 
-/** 400 naming skillId unless the caller can see the skill and it has a version to run. */
-async function assertSkillUsable(deps: AssistantDeps, caller: Caller, skillId: string): Promise<void> {
+/** 403 naming the first run-content field of the patch unless the caller owns the assistant. */
+function assertCanChangeRunContent(assistant: Assistant, caller: Caller, patch: UpdateAssistantInput): void {
+  if (assistant.ownerId === caller.userId) return;
+  const field = RUN_CONTENT_FIELDS.find((name) => patch[name] !== undefined);
+  if (field) throw new AppError('forbidden', `Only the assistant's owner changes what it runs (${field}); take ownership first`, { param: field });
+}
+
+/**
+ * The skill fields after an update (nothing when the patch leaves them alone): another skill, or
+ * `skillVersion: null`, pins the current version; a given version must exist.
+ */
+async function skillAfterUpdate(
+  deps: AssistantDeps,
+  caller: Caller,
+  assistant: Assistant,
+  patch: { skillId?: string | null | undefined; skillVersion?: number | null | undefined },
+): Promise<Partial<Pick<Assistant, 'skillId' | 'skillVersion'>>> {
+  if (patch.skillId === undefined && patch.skillVersion === undefined) return {};
+  const skillId = patch.skillId === undefined ? assistant.skillId : patch.skillId;
+  if (!skillId) {
+    if (patch.skillVersion) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
+    return { skillId: null, skillVersion: null };
+  }
+  const keptPin = skillId === assistant.skillId ? assistant.skillVersion : null;
+  const wanted = patch.skillVersion === undefined ? keptPin : patch.skillVersion;
+  return { skillId, skillVersion: await pinnedSkillVersion(deps, caller, skillId, wanted) };
+}
+
+/** The version to pin (the one asked for, else the current one); 400 naming the field unless usable. */
+async function pinnedSkillVersion(deps: AssistantDeps, caller: Caller, skillId: string, version: number | null): Promise<number> {
   try {
-    await resolveSkillVersion(deps.orm.em.fork(), caller, skillId);
+    return (await resolveSkillVersion(deps.orm.em.fork(), caller, skillId, version ?? undefined)).version;
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'not_found' || error.code === 'bad_request')) throw badRequest('skillId does not name a skill you can use', 'skillId');
+    if (error instanceof AppError && (error.code === 'not_found' || error.code === 'bad_request')) {
+      const param = version !== null && /^Version/.test(error.message) ? 'skillVersion' : 'skillId';
+      throw badRequest(param === 'skillId' ? 'skillId does not name a skill you can use' : `The skill has no version ${version}`, param);
+    }
     throw error;
   }
 }
@@ -197,6 +263,7 @@ function toView(
     systemPrompt: assistant.systemPrompt,
     model: assistant.model,
     skillId: assistant.skillId,
+    skillVersion: assistant.skillVersion,
     tools: assistant.tools,
     channels: assistant.channels.map((channel, index) => ({
       type: channel.type,
@@ -206,6 +273,7 @@ function toView(
     trigger: assistant.triggerType ? { type: assistant.triggerType } : null,
     ...(webhook && canManage(assistant, caller) ? { webhookUrl: webhookUrl(deps.config, deps.secrets, webhook) } : {}),
     createdBy: assistant.createdBy,
+    ownerId: assistant.ownerId,
     createdAt: assistant.createdAt.toISOString(),
     updatedAt: assistant.updatedAt.toISOString(),
   };

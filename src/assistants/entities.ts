@@ -11,17 +11,21 @@ export type AssistantTriggerType = (typeof ASSISTANT_TRIGGER_TYPES)[number];
 export type AssistantChannel = StoredChannel;
 
 export class Assistant {
-  [OptionalProps]?: 'id' | 'description' | 'skillId' | 'tools' | 'channels' | 'triggerType' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'description' | 'skillId' | 'skillVersion' | 'tools' | 'channels' | 'triggerType' | 'createdAt' | 'updatedAt';
   id: string = randomUUID();
   organizationId!: string;
-  /** The user who created it: may see and regenerate its webhook URL like an admin. */
+  /** The user who created it (kept for the record). */
   createdBy!: string;
+  /** The user its executions act as (connections, skill access, usage); only they change what it runs. */
+  ownerId!: string;
   name!: string;
   description: string = '';
   systemPrompt!: string;
   /** A model id or a tier name. */
   model!: string;
   skillId: string | null = null;
+  /** The pinned version of that skill (the current one at create, or when the owner re-pins). */
+  skillVersion: number | null = null;
   tools: string[] = [];
   channels: AssistantChannel[] = [];
   triggerType: AssistantTriggerType | null = null;
@@ -36,11 +40,13 @@ export const AssistantSchema = new EntitySchema<Assistant>({
     id: { type: 'uuid', primary: true },
     organizationId: { type: 'uuid' },
     createdBy: { type: 'uuid' },
+    ownerId: { type: 'uuid' },
     name: { type: 'string', length: 200 },
     description: { type: 'text' },
     systemPrompt: { type: 'text' },
     model: { type: 'string', length: 200 },
     skillId: { type: 'string', length: 100, nullable: true },
+    skillVersion: { type: 'integer', nullable: true },
     tools: { type: 'json' },
     channels: { type: 'json' },
     triggerType: { type: 'string', length: 16, nullable: true },

@@ -1,15 +1,33 @@
-// Who may change an automation: its creator, and the admins and owner of its organization.
-// Everyone in the organization reads it and its runs. Its runs act as its creator (the creator's
-// tool connections, the creator's usage, skills the creator can see), so another member changing
-// what it does, or starting it, would act with someone else's account.
-import { forbidden } from '../errors.js';
+// Who may do what with an automation (DESIGN.md section 4, Trust). Everyone in the organization
+// reads it and its runs. Its runs act as its owner (`ownerId`: the owner's role, tool connections,
+// skill access and usage), so only the owner changes what it runs (prompt, model, tools, skill,
+// channels): anyone else doing so would act with the owner's account. Admins and the
+// organization's owner also manage its lifecycle (name, description, schedule, pause, activate,
+// run now, webhooks, delete) and may take ownership, after which it runs as them.
+import { AppError, forbidden } from '../errors.js';
 import { hasRole, type Caller } from '../identity/caller.js';
 import type { Automation } from './entities.js';
 
-export function canManageAutomation(automation: Pick<Automation, 'createdBy'>, caller: Caller): boolean {
-  return automation.createdBy === caller.userId || hasRole(caller, 'admin');
+/** The fields that decide what a run does, as the update body names them. */
+export const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'tools', 'channels', 'skillId', 'skillVersion'] as const;
+
+export function canManageAutomation(automation: Pick<Automation, 'ownerId'>, caller: Caller): boolean {
+  return automation.ownerId === caller.userId || hasRole(caller, 'admin');
 }
 
-export function assertCanManageAutomation(automation: Pick<Automation, 'createdBy'>, caller: Caller): void {
-  if (!canManageAutomation(automation, caller)) throw forbidden('Only the creator of an automation, admins and the owner may change or run it');
+export function assertCanManageAutomation(automation: Pick<Automation, 'ownerId'>, caller: Caller): void {
+  if (!canManageAutomation(automation, caller)) throw forbidden('Only the owner of an automation, admins and the organization owner may change or run it');
+}
+
+/** 403 naming the first run-content field of `input` unless the caller owns the automation. */
+export function assertCanChangeRunContent(automation: Pick<Automation, 'ownerId'>, caller: Caller, input: object): void {
+  if (automation.ownerId === caller.userId) return;
+  const field = RUN_CONTENT_FIELDS.find((name) => (input as Record<string, unknown>)[name] !== undefined);
+  if (field) {
+    throw new AppError('forbidden', `Only the automation's owner changes what it runs (${field}); take ownership first`, { param: field });
+  }
+}
+
+export function assertCanTakeOwnership(caller: Caller): void {
+  if (!hasRole(caller, 'admin')) throw forbidden('Only admins and the organization owner take ownership');
 }

@@ -1,10 +1,12 @@
 // Automations: scheduled AI jobs of an organization. The row in PostgreSQL holds the
 // configuration and the schedule state that lists show; the entity workflow `automation/<id>`
 // owns the schedule and writes its state back. Every lifecycle change goes through a validated
-// workflow update, so the database and Temporal agree.
+// workflow update, so the database and Temporal agree. Runs act as the automation's owner
+// (`ownerId`); access.ts says who changes what.
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { assertQuota } from '../quotas/quota.js';
@@ -18,7 +20,7 @@ import {
   runNowUpdate,
   type ScheduleResult,
 } from '../workflows/automation.contract.js';
-import { assertCanManageAutomation } from './access.js';
+import { assertCanChangeRunContent, assertCanManageAutomation, assertCanTakeOwnership } from './access.js';
 import { automationWorkflowId, ensureAutomationWorkflow, withAutomationWorkflow } from './automation-workflows.js';
 import {
   automationIdSchema,
@@ -37,7 +39,8 @@ type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal' | 'clock' | '
 export async function createAutomation(deps: Deps, caller: Caller, body: unknown) {
   const input = parseOrThrow(createAutomationSchema, body);
   assertValidSchedule(deps, input.schedule, input.timezone);
-  await assertSkillUsable(deps, caller, caller.userId, input);
+  // No pin given = the skill's current version now; a later version never changes it by itself.
+  const skillVersion = await pinnedSkillVersion(deps, caller, caller.userId, input);
   const { channels, revealed } = storeChannels(deps, input.channels, []);
   const em = deps.orm.em.fork();
   const automation = await em.transactional(async (tx) => {
@@ -45,6 +48,7 @@ export async function createAutomation(deps: Deps, caller: Caller, body: unknown
     return tx.create(Automation, {
       organizationId: caller.organizationId,
       createdBy: caller.userId,
+      ownerId: caller.userId,
       name: input.name,
       description: input.description,
       systemPrompt: input.systemPrompt,
@@ -54,7 +58,7 @@ export async function createAutomation(deps: Deps, caller: Caller, body: unknown
       tools: input.tools,
       channels,
       skillId: input.skillId,
-      skillVersion: input.skillVersion,
+      skillVersion,
       status: input.status,
       nextRunAt: input.status === 'active' ? nextFireTime(input.schedule, input.timezone, deps.clock.now()) : null,
     });
@@ -86,12 +90,13 @@ export async function getAutomation(deps: Deps, caller: Caller, id: string) {
 export async function updateAutomation(deps: Deps, caller: Caller, id: string, body: unknown) {
   const input = parseOrThrow(updateAutomationSchema, body);
   const automation = await findManageableAutomation(deps, caller, id);
+  assertCanChangeRunContent(automation, caller, input);
   const schedule = input.schedule ?? automation.schedule;
   const timezone = input.timezone ?? automation.timezone;
   const scheduleChanged = schedule !== automation.schedule || timezone !== automation.timezone;
   if (scheduleChanged) assertValidSchedule(deps, schedule, timezone);
-  const skill = skillAfterUpdate(automation, input);
-  if (skill) await assertSkillUsable(deps, caller, automation.createdBy, skill);
+  const reference = skillAfterUpdate(automation, input);
+  const skill = reference ? { skillId: reference.skillId, skillVersion: await pinnedSkillVersion(deps, caller, automation.ownerId, reference) } : undefined;
   const stored = input.channels ? storeChannels(deps, input.channels, automation.channels) : undefined;
 
   const em = deps.orm.em.fork();
@@ -142,6 +147,46 @@ export async function pauseAutomation(deps: Deps, caller: Caller, id: string) {
   const automation = await findManageableAutomation(deps, caller, id);
   const result = await changeStatus(deps, automation, 'pause');
   return { id: automation.id, status: result.status };
+}
+
+/**
+ * An admin or the organization's owner becomes the automation's owner: from now on its runs act
+ * as them and only they change what it runs. Audited with the previous owner. Also how the
+ * automation of a disabled or removed user gets its webhooks back (see webhooks ingress).
+ */
+export async function takeAutomationOwnership(deps: Deps, caller: Caller, id: string, requestId?: string) {
+  assertCanTakeOwnership(caller);
+  const automation = await findAutomation(deps, caller, id);
+  if (automation.ownerId !== caller.userId) {
+    await deps.orm.em.fork().transactional(async (em) => {
+      await em.nativeUpdate(Automation, { id: automation.id, organizationId: caller.organizationId }, { ownerId: caller.userId, updatedAt: deps.clock.now() });
+      recordAuditEvent(em, {
+        organizationId: caller.organizationId,
+        actor: caller,
+        action: 'automation.ownership_taken',
+        target: { type: 'automation', id: automation.id },
+        metadata: { from: automation.ownerId, to: caller.userId },
+        requestId,
+        at: deps.clock.now(),
+      });
+    });
+  }
+  return automationView(await findAutomation(deps, caller, id));
+}
+
+/**
+ * Pauses every active automation `ownerId` owns, through the entity workflow so the database and
+ * Temporal agree: its owner was disabled or removed, and its runs would act as them. A pause that
+ * fails is logged and left: every run step checks that its owner is active, so such an
+ * automation's runs fail with that reason instead of acting. Returns how many were paused.
+ */
+export async function pauseAutomationsOwnedBy(deps: Deps, organizationId: string, ownerId: string): Promise<number> {
+  const owned = await deps.orm.em.fork().find(Automation, { organizationId, ownerId, status: 'active' });
+  const results = await Promise.allSettled(owned.map((automation) => changeStatus(deps, automation, 'pause')));
+  results.forEach((result, index) => {
+    if (result.status === 'rejected') deps.logger.warn({ err: result.reason, automationId: owned[index]!.id }, "could not pause an automation of a disabled owner");
+  });
+  return results.filter((result) => result.status === 'fulfilled').length;
 }
 
 export async function runAutomationNow(deps: Deps, caller: Caller, id: string) {
@@ -208,34 +253,38 @@ function changeStatus(deps: Deps, automation: Automation, change: 'activate' | '
 
 type SkillReference = { skillId: string | null; skillVersion: number | null };
 
-/** The skill fields after an update, or undefined when the update leaves them alone. */
+/**
+ * The skill fields after an update, or undefined when the update leaves them alone. Another
+ * skill, or `skillVersion: null`, means the current version (re-pinning); a pin is otherwise kept.
+ */
 function skillAfterUpdate(automation: Automation, input: { skillId?: string | null; skillVersion?: number | null }): SkillReference | undefined {
   if (input.skillId === undefined && input.skillVersion === undefined) return undefined;
   const skillId = input.skillId === undefined ? automation.skillId : input.skillId;
-  // A pin belongs to its skill: choosing another skill (or none) drops it unless a new one is given.
   const keptPin = skillId === automation.skillId ? automation.skillVersion : null;
   return { skillId, skillVersion: input.skillVersion === undefined ? keptPin : input.skillVersion };
 }
 
 /**
- * 400 naming skillId or skillVersion unless the skill (and the pinned version) can be used: the
+ * The version to pin: the one asked for, else the skill's current version; null without a
+ * skill. 400 naming skillId or skillVersion unless the skill (and that version) can be used: the
  * caller must see it, and so must the automation's owner, whose account its runs use.
  */
-async function assertSkillUsable(deps: Deps, caller: Caller, ownerId: string, reference: SkillReference): Promise<void> {
+async function pinnedSkillVersion(deps: Deps, caller: Caller, ownerId: string, reference: SkillReference): Promise<number | null> {
   if (!reference.skillId) {
     if (reference.skillVersion !== null) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
-    return;
+    return null;
   }
   const em = deps.orm.em.fork();
   const wanted = { skillId: reference.skillId, skillVersion: reference.skillVersion };
-  await resolveSkillReference(em, caller, wanted);
-  if (ownerId === caller.userId) return;
+  const resolved = await resolveSkillReference(em, caller, wanted);
+  if (ownerId === caller.userId) return resolved.version;
   await resolveSkillReference(em, { organizationId: caller.organizationId, userId: ownerId }, wanted).catch((error: unknown) => {
     if (error instanceof AppError && error.param === 'skillId') {
       throw badRequest("The skill is not visible to the automation's owner, whose account runs it", 'skillId');
     }
     throw error;
   });
+  return resolved.version;
 }
 
 function assertValidSchedule(deps: Deps, schedule: string, timezone: string): void {

@@ -36,6 +36,8 @@ export function automationListItem(automation: Automation): AutomationListItem {
 export function automationView(automation: Automation, revealedSecrets: Map<number, string> = new Map()) {
   return {
     ...automationListItem(automation),
+    /** The user its runs act as (the list keeps the spec's fields only). */
+    ownerId: automation.ownerId,
     systemPrompt: automation.systemPrompt,
     skillId: automation.skillId,
     skillVersion: automation.skillVersion,

@@ -26,8 +26,13 @@ export class Automation {
     | 'createdAt' | 'updatedAt';
   id: string = randomUUID();
   organizationId!: string;
-  /** The user on whose account runs are billed. */
+  /** Who created it (kept for the record; runs do not act as them once ownership moved). */
   createdBy!: string;
+  /**
+   * The user a run acts as: their role, tool connections, skill access and usage. Initially the
+   * creator; moved by take-ownership. Only they change what the automation runs.
+   */
+  ownerId!: string;
   name!: string;
   description: string = '';
   systemPrompt!: string;
@@ -38,7 +43,7 @@ export class Automation {
   channels: StoredChannel[] = [];
   /** The skill whose prompt, tools and tier the runs use (see src/skills/run-settings.ts). */
   skillId: string | null = null;
-  /** The pinned version of that skill; null = its latest version when a run starts. */
+  /** The pinned version of that skill: set at create and when the owner re-pins (never null with a skill). */
   skillVersion: number | null = null;
   status!: AutomationStatus;
   lastRunAt: Date | null = null;
@@ -93,6 +98,7 @@ export const AutomationSchema = new EntitySchema<Automation>({
     id: { type: 'uuid', primary: true },
     organizationId: { type: 'uuid' },
     createdBy: { type: 'uuid' },
+    ownerId: { type: 'uuid' },
     name: { type: 'string', length: 200 },
     description: { type: 'text' },
     systemPrompt: { type: 'text' },

@@ -8,6 +8,7 @@ import { createChannelSender, PermanentDeliveryError } from '../channels/index.j
 import { AppError } from '../errors.js';
 import { metrics } from '../metrics.js';
 import type { ChatCompletionRequest, ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
+import { assertOwnerActive } from '../identity/run-principal.js';
 import { runSettingsFor, type RunSettings } from '../skills/run-settings.js';
 import { Automation, AutomationRun, ChannelDelivery, type AutomationStatus, type RunStatus, type RunTrigger } from './entities.js';
 import { scanRunInputForDlp } from './run-dlp.js';
@@ -148,7 +149,7 @@ export function createRunActivities(deps: AppDeps) {
       try {
         const result = await deps.gateway.complete(
           request,
-          { organizationId: automation.organizationId, userId: automation.createdBy, source: 'automation', runId: run.id },
+          { organizationId: automation.organizationId, userId: automation.ownerId, source: 'automation', runId: run.id },
           context.cancellationSignal,
         );
         return {
@@ -233,11 +234,13 @@ export type RunActivities = ReturnType<typeof createRunActivities>;
 /**
  * The prompt, model and tools of a run: with the skill version recorded on the run once it has
  * one, so a version published mid-run does not change the run. A skill that can no longer be
- * resolved fails the run (not_found, permanent).
+ * resolved fails the run (not_found, permanent). Every step that acts comes through here, so a
+ * run whose owner was disabled or removed meanwhile fails at its next step (forbidden, permanent).
  */
 export async function settingsOfRun(em: ReturnType<AppDeps['orm']['em']['fork']>, run: AutomationRun, automation: Automation): Promise<RunSettings> {
   const source = run.skillId ? { ...automation, skillId: run.skillId, skillVersion: run.skillVersion } : automation;
   try {
+    await assertOwnerActive(em, automation.organizationId, automation.ownerId);
     return await runSettingsFor(em, source);
   } catch (error) {
     throw toActivityFailure(error);

@@ -3,9 +3,11 @@
 // reservations plus this one would pass the cap), keeps it alive while the call runs (renewed
 // every third of the TTL, so only a crashed caller's reservation lapses), then settles to the
 // real cost or releases.
+// An API key with a monthly budget of its own is held against it too, in the same atomic step,
+// and a request's rate-limit counters may ride along with its first hold (one Redis round trip).
 // Counters live in the budget store (Redis or in-process); the database stays the truth: the
-// cap is read from organization_budgets and a period's spend from usage_records whenever the
-// store does not hold them (first use, Redis restart, new month).
+// cap is read from organization_budgets and a period's spend (the organization's, a key's) from
+// usage_records whenever the store does not hold them (first use, Redis restart, new month).
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
@@ -14,7 +16,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
-import type { BudgetGuard, BudgetReservation } from './budget.js';
+import type { BudgetGuard, BudgetReservation, ReserveOptions } from './budget.js';
 import type { BudgetStore, CapSetting, PeriodRef } from './budget-store.js';
 import { budgetStoreFor } from './budget-store-for.js';
 import { billingPeriodOf, DAY_MS, type BillingPeriod } from './period.js';
@@ -55,30 +57,40 @@ export class BudgetLedger implements BudgetGuard {
     this.store = budgetStoreFor(deps.shared);
   }
 
-  async reserve(organizationId: string, worstCaseCost: number): Promise<BudgetReservation> {
+  async reserve(organizationId: string, worstCaseCost: number, options: ReserveOptions = {}): Promise<BudgetReservation> {
     if (!Number.isFinite(worstCaseCost) || worstCaseCost < 0) {
       throw new RangeError(`worstCaseCost must be a non-negative number, got ${worstCaseCost}`);
     }
     const now = this.deps.clock.now();
     const period = billingPeriodOf(now);
     const ref = { organizationId, period: period.key };
+    const { apiKey, admission } = options;
+    const keyBudget = apiKey && apiKey.monthlyBudget !== null ? { keyId: apiKey.id, cap: toNanos(apiKey.monthlyBudget) } : undefined;
     const hold = {
       ...ref,
       holdId: randomUUID(),
       amount: toNanos(worstCaseCost),
       nowMs: now.getTime(),
       expiresAtMs: now.getTime() + this.deps.reservationTtlMs,
+      key: keyBudget,
+      counters: admission && !admission.counted ? admission.counters : undefined,
     };
     let outcome = await this.guarded(() => this.store.hold(hold));
     if (outcome.status === 'uninitialised') {
-      await this.load(ref, period);
+      await this.load(ref, period, keyBudget?.keyId);
       outcome = await this.guarded(() => this.store.hold(hold));
     }
+    // The rate limit decides first: a rejected request was neither counted nor held.
+    if (outcome.status !== 'uninitialised' && outcome.rate) admission!.apply(outcome.rate);
     if (outcome.status === 'exceeded') {
-      throw new AppError('budget_exceeded', 'The monthly budget cap of this organization is reached');
+      throw new AppError(
+        'budget_exceeded',
+        outcome.scope === 'key' ? 'The monthly budget of this API key is reached' : 'The monthly budget cap of this organization is reached',
+      );
     }
     if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
-    return { id: `${period.key}/${hold.holdId}`, organizationId, amount: worstCaseCost };
+    const id = keyBudget ? `${period.key}/${hold.holdId}/${keyBudget.keyId}` : `${period.key}/${hold.holdId}`;
+    return { id, organizationId, amount: worstCaseCost };
   }
 
   keepAlive(reservation: BudgetReservation): () => void {
@@ -112,7 +124,7 @@ export class BudgetLedger implements BudgetGuard {
    * (budget_settlements_over_reservation_total), since spend may then pass the cap.
    */
   async settle(reservation: BudgetReservation, actualCost: number): Promise<void> {
-    const { ref, holdId } = parseReservation(reservation);
+    const { ref, holdId, keyId } = parseReservation(reservation);
     const actual = toNanos(Math.max(0, actualCost));
     if (actual > toNanos(reservation.amount)) {
       metrics.budgetOverruns.inc();
@@ -123,7 +135,7 @@ export class BudgetLedger implements BudgetGuard {
     }
     // A failed settlement must not fail a request that was answered: the hold lapses at its
     // expiry and the usage record still carries the cost for the next load from the database.
-    await this.store.settle(ref, holdId, actual).catch((error: unknown) =>
+    await this.store.settle(ref, holdId, actual, keyId).catch((error: unknown) =>
       this.deps.logger.error({ err: error, organizationId: ref.organizationId }, 'budget settlement failed'),
     );
   }
@@ -161,14 +173,16 @@ export class BudgetLedger implements BudgetGuard {
     await this.guarded(() => this.store.setCap(organizationId, setting));
   }
 
-  private async load(ref: PeriodRef, period: BillingPeriod): Promise<void> {
+  private async load(ref: PeriodRef, period: BillingPeriod, keyId?: string): Promise<void> {
     const em = this.deps.orm.em.fork();
-    const [cap, spent] = await Promise.all([
+    const [cap, spent, keySpent] = await Promise.all([
       loadCapSetting(em, ref.organizationId),
       sumUsage(em.fork(), ref.organizationId, { from: period.start, to: period.end }),
+      keyId === undefined ? undefined : sumKeyUsage(em.fork(), ref.organizationId, keyId, period),
     ]);
     const ttlSeconds = Math.ceil((period.end.getTime() + PERIOD_GRACE_MS - this.deps.clock.now().getTime()) / 1000);
-    await this.guarded(() => this.store.initialise(ref, cap, toNanos(spent.estimatedCost), ttlSeconds));
+    const key = keyId === undefined ? undefined : { keyId, spent: toNanos(keySpent ?? 0) };
+    await this.guarded(() => this.store.initialise(ref, cap, toNanos(spent.estimatedCost), ttlSeconds, key));
   }
 
   private async guarded<T>(operation: () => Promise<T>): Promise<T> {
@@ -195,8 +209,18 @@ export async function loadCapSetting(em: EntityManager, organizationId: string):
   return { cap: row.monthly_cap === null ? null : toNanos(Number(row.monthly_cap)), version: Number(row.version) };
 }
 
-function parseReservation(reservation: BudgetReservation): { ref: PeriodRef; holdId: string } {
-  const [period, holdId] = reservation.id.split('/');
+/** A key's recorded spend (USD) in a period. */
+async function sumKeyUsage(em: EntityManager, organizationId: string, apiKeyId: string, period: BillingPeriod): Promise<number> {
+  const [row] = await em.execute<Array<{ spent: number | string | null }>>(
+    'select coalesce(sum("cost"), 0) as "spent" from "usage_records" where "organization_id" = ? and "api_key_id" = ? and "created_at" >= ? and "created_at" < ?',
+    [organizationId, apiKeyId, period.start, period.end],
+  );
+  return Number(row?.spent ?? 0);
+}
+
+/** `<period>/<holdId>` or `<period>/<holdId>/<keyId>` when the hold also counts against a key's budget. */
+function parseReservation(reservation: BudgetReservation): { ref: PeriodRef; holdId: string; keyId: string | undefined } {
+  const [period, holdId, keyId] = reservation.id.split('/');
   if (!period || !holdId) throw new RangeError(`Not a budget reservation id: ${reservation.id}`);
-  return { ref: { organizationId: reservation.organizationId, period }, holdId };
+  return { ref: { organizationId: reservation.organizationId, period }, holdId, keyId };
 }

@@ -1,6 +1,7 @@
 // Picks the budget store behind the shared state: Redis (one Lua script per operation, atomic
 // across instances) when the shared state is Redis, otherwise the in-process twin with the same
 // semantics (single instance).
+import { memoryCountersFor } from '../rate-limit/counters.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetStore } from './budget-store.js';
 import { MemoryBudgetStore } from './budget-store.memory.js';
@@ -23,7 +24,7 @@ export function budgetStoreFor(shared: SharedState): BudgetStore {
   }
   const existing = memoryStores.get(shared);
   if (existing) return existing;
-  const store = new MemoryBudgetStore();
+  const store = new MemoryBudgetStore(memoryCountersFor(shared));
   memoryStores.set(shared, store);
   return store;
 }

@@ -1,11 +1,16 @@
 // The in-process budget store: the single-instance twin of the Redis scripts
-// (budget-store.redis.ts), used when no Redis is configured.
-import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, PeriodRef, PeriodState } from './budget-store.js';
+// (budget-store.redis.ts), used when no Redis is configured. A hold counts the request's
+// rate-limit counters (the runtime's in-memory counters, shared with the rate-limit middleware)
+// and an API key's own budget in the same step, as the Redis hold script does.
+import type { MemoryCounters } from '../rate-limit/counters.js';
+import type { BudgetStore, CapSetting, Counted, HoldOutcome, HoldRequest, PeriodRef, PeriodState } from './budget-store.js';
 
 interface MemoryPeriod {
   spent: number;
   reserved: number;
-  holds: Map<string, { amount: number; expiresAtMs: number }>;
+  holds: Map<string, { amount: number; expiresAtMs: number; keyId: string | undefined }>;
+  /** Keys with a budget: spend and reserved total. */
+  keys: Map<string, { spent: number; reserved: number }>;
 }
 
 /**
@@ -16,24 +21,39 @@ export class MemoryBudgetStore implements BudgetStore {
   private readonly caps = new Map<string, CapSetting>();
   private readonly periods = new Map<string, MemoryPeriod>();
 
+  constructor(private readonly counters: MemoryCounters) {}
+
   async hold(request: HoldRequest): Promise<HoldOutcome> {
     const cap = this.caps.get(request.organizationId);
     const period = this.periods.get(periodKey(request));
     if (!cap || !period) return { status: 'uninitialised' };
+    const key = request.key ? period.keys.get(request.key.keyId) : undefined;
+    if (request.key && !key) return { status: 'uninitialised' };
+    let rate: Counted['rate'];
+    if (request.counters) {
+      rate = this.counters.hit(request.counters);
+      if (!rate.admitted) return { status: 'limited', rate };
+    }
     dropExpiredHolds(period, request.nowMs);
     if (cap.cap !== null && period.spent + period.reserved + request.amount > cap.cap) {
-      return { status: 'exceeded', cap: cap.cap, spent: period.spent, reserved: period.reserved };
+      return { status: 'exceeded', scope: 'organization', cap: cap.cap, spent: period.spent, reserved: period.reserved, rate };
+    }
+    if (request.key && key && key.spent + key.reserved + request.amount > request.key.cap) {
+      return { status: 'exceeded', scope: 'key', cap: request.key.cap, spent: key.spent, reserved: key.reserved, rate };
     }
     period.reserved += request.amount;
-    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs });
-    return { status: 'held' };
+    if (key) key.reserved += request.amount;
+    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs, keyId: key ? request.key!.keyId : undefined });
+    return { status: 'held', rate };
   }
 
-  async settle(ref: PeriodRef, holdId: string, actual: number): Promise<void> {
+  async settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void> {
     const period = this.periods.get(periodKey(ref));
     if (!period) return;
     closeHold(period, holdId);
     period.spent += actual;
+    const key = keyId === undefined ? undefined : period.keys.get(keyId);
+    if (key) key.spent += actual;
   }
 
   async release(ref: PeriodRef, holdId: string): Promise<void> {
@@ -48,10 +68,12 @@ export class MemoryBudgetStore implements BudgetStore {
     return true;
   }
 
-  async initialise(ref: PeriodRef, cap: CapSetting, spent: number): Promise<void> {
+  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, _ttl: number, key?: { keyId: string; spent: number }): Promise<void> {
     if (!this.caps.has(ref.organizationId)) this.caps.set(ref.organizationId, cap);
-    const key = periodKey(ref);
-    if (!this.periods.has(key)) this.periods.set(key, { spent, reserved: 0, holds: new Map() });
+    const id = periodKey(ref);
+    if (!this.periods.has(id)) this.periods.set(id, { spent, reserved: 0, holds: new Map(), keys: new Map() });
+    const period = this.periods.get(id)!;
+    if (key && !period.keys.has(key.keyId)) period.keys.set(key.keyId, { spent: key.spent, reserved: 0 });
   }
 
   async setCap(organizationId: string, cap: CapSetting): Promise<void> {
@@ -76,6 +98,8 @@ function closeHold(period: MemoryPeriod, holdId: string): void {
   const hold = period.holds.get(holdId);
   if (!hold) return;
   period.reserved -= hold.amount;
+  const key = hold.keyId === undefined ? undefined : period.keys.get(hold.keyId);
+  if (key) key.reserved -= hold.amount;
   period.holds.delete(holdId);
 }
 

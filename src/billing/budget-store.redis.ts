@@ -3,24 +3,38 @@
 // instances and workers sharing the Redis. Keys carry the organization in a hash tag, so one
 // organization's keys live in one cluster slot:
 //   budget:{org}:cap            "<version>:<cap nanos>" or "<version>:none"
-//   budget:{org}:<YYYY-MM>      hash: spent, reserved, h:<holdId> -> amount
+//   budget:{org}:<YYYY-MM>      hash: spent, reserved, h:<holdId> -> amount; for keys with a
+//                               budget k:<keyId> -> spent, kr:<keyId> -> reserved, hk:<holdId> -> keyId
 //   budget:{org}:<YYYY-MM>:exp  sorted set: holdId scored by expiry (ms)
+// The hold script also counts the request's rate-limit counters (rl:...{org}...), so a gateway
+// request costs one round trip for both.
 import type { Redis } from 'ioredis';
+import { counterArgs, LUA_HIT_COUNTERS, windowsFrom } from '../rate-limit/counters.js';
 import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, PeriodRef, PeriodState } from './budget-store.js';
 
 // Integers are formatted with %d: Lua numbers are doubles and tostring() would turn large ones
 // into exponent notation that HINCRBY rejects.
-const DROP_EXPIRED = `
+const CLOSE_HOLD = `
+local function close_hold(state, exp, id)
+  local held = redis.call('HGET', state, 'h:' .. id)
+  if held then
+    local minus = string.format('%d', -tonumber(held))
+    redis.call('HINCRBY', state, 'reserved', minus)
+    local key = redis.call('HGET', state, 'hk:' .. id)
+    if key then
+      if redis.call('HEXISTS', state, 'kr:' .. key) == 1 then redis.call('HINCRBY', state, 'kr:' .. key, minus) end
+      redis.call('HDEL', state, 'hk:' .. id)
+    end
+    redis.call('HDEL', state, 'h:' .. id)
+  end
+  redis.call('ZREM', exp, id)
+end
+`;
+
+const DROP_EXPIRED = `${CLOSE_HOLD}
 local function drop_expired(state, exp, now)
   local expired = redis.call('ZRANGEBYSCORE', exp, '-inf', now)
-  for _, id in ipairs(expired) do
-    local held = redis.call('HGET', state, 'h:' .. id)
-    if held then
-      redis.call('HINCRBY', state, 'reserved', string.format('%d', -tonumber(held)))
-      redis.call('HDEL', state, 'h:' .. id)
-    end
-    redis.call('ZREM', exp, id)
-  end
+  for _, id in ipairs(expired) do close_hold(state, exp, id) end
 end
 local function cap_of(value)
   local sep = string.find(value, ':', 1, true)
@@ -28,44 +42,61 @@ local function cap_of(value)
 end
 `;
 
-const CLOSE_HOLD = `
-local function close_hold(state, exp, id)
-  local held = redis.call('HGET', state, 'h:' .. id)
-  if held then
-    redis.call('HINCRBY', state, 'reserved', string.format('%d', -tonumber(held)))
-    redis.call('HDEL', state, 'h:' .. id)
-  end
-  redis.call('ZREM', exp, id)
-end
-`;
-
-// KEYS: cap, state, exp. ARGV: now, amount, holdId, expiresAt.
-const HOLD = `${DROP_EXPIRED}
+// KEYS: cap, state, exp, then the rate counters. ARGV: now, amount, holdId, expiresAt, keyId
+// ('' = no key budget), key cap, then window and limit per counter. Order: loaded? -> counters
+// (a rejection counts nothing and holds nothing) -> organization cap -> key budget -> hold.
+// Reply: {status, scope, cap, spent, reserved, admitted, count1, ttl1, ...}.
+const HOLD = `${DROP_EXPIRED}${LUA_HIT_COUNTERS}
 local capv = redis.call('GET', KEYS[1])
 if (not capv) or redis.call('EXISTS', KEYS[2]) == 0 then return {'uninitialised'} end
+local key = ARGV[5]
+if key ~= '' and redis.call('HEXISTS', KEYS[2], 'k:' .. key) == 0 then return {'uninitialised'} end
+local n = #KEYS - 3
+local admitted, counts, ttls = hit_counters(4, n, 7)
+local function reply(status, scope, cap, spent, reserved)
+  local out = {status, scope, cap, spent, reserved, admitted}
+  for i = 1, n do
+    out[#out + 1] = counts[i]
+    out[#out + 1] = ttls[i]
+  end
+  return out
+end
+if admitted == 0 then return reply('limited', '', '', '', '') end
 drop_expired(KEYS[2], KEYS[3], ARGV[1])
 local spent = tonumber(redis.call('HGET', KEYS[2], 'spent') or '0')
 local reserved = tonumber(redis.call('HGET', KEYS[2], 'reserved') or '0')
 local amount = tonumber(ARGV[2])
 local cap = cap_of(capv)
 if cap ~= 'none' and spent + reserved + amount > tonumber(cap) then
-  return {'exceeded', cap, string.format('%d', spent), string.format('%d', reserved)}
+  return reply('exceeded', 'organization', cap, string.format('%d', spent), string.format('%d', reserved))
+end
+if key ~= '' then
+  local keySpent = tonumber(redis.call('HGET', KEYS[2], 'k:' .. key) or '0')
+  local keyReserved = tonumber(redis.call('HGET', KEYS[2], 'kr:' .. key) or '0')
+  if keySpent + keyReserved + amount > tonumber(ARGV[6]) then
+    return reply('exceeded', 'key', ARGV[6], string.format('%d', keySpent), string.format('%d', keyReserved))
+  end
+  redis.call('HINCRBY', KEYS[2], 'kr:' .. key, ARGV[2])
+  redis.call('HSET', KEYS[2], 'hk:' .. ARGV[3], key)
 end
 redis.call('HINCRBY', KEYS[2], 'reserved', ARGV[2])
 redis.call('HSET', KEYS[2], 'h:' .. ARGV[3], ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
-return {'held'}
+return reply('held', '', '', '', '')
 `;
 
-// KEYS: state, exp. ARGV: holdId, actual (empty for a release).
+// KEYS: state, exp. ARGV: holdId, actual (empty for a release), keyId (empty for none).
 const CLOSE = `${CLOSE_HOLD}
 close_hold(KEYS[1], KEYS[2], ARGV[1])
 -- Without the spend counter (lost or never loaded) the usage record alone carries this cost:
 -- the next initialisation sums it from the database.
 if ARGV[2] ~= '' and redis.call('HEXISTS', KEYS[1], 'spent') == 1 then
   redis.call('HINCRBY', KEYS[1], 'spent', ARGV[2])
+end
+if ARGV[2] ~= '' and ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'k:' .. ARGV[3]) == 1 then
+  redis.call('HINCRBY', KEYS[1], 'k:' .. ARGV[3], ARGV[2])
 end
 return 1
 `;
@@ -79,12 +110,15 @@ redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[1])
 return 1
 `;
 
-// KEYS: cap, state. ARGV: cap value, version, spent, period ttl seconds.
+// KEYS: cap, state. ARGV: cap value, version, spent, period ttl seconds, keyId ('' for none), key spent.
 const INITIALISE = `
 redis.call('SET', KEYS[1], ARGV[2] .. ':' .. ARGV[1], 'NX')
 if redis.call('HSETNX', KEYS[2], 'spent', ARGV[3]) == 1 then
   redis.call('HSETNX', KEYS[2], 'reserved', '0')
   redis.call('EXPIRE', KEYS[2], ARGV[4])
+end
+if ARGV[5] ~= '' and redis.call('HSETNX', KEYS[2], 'k:' .. ARGV[5], ARGV[6]) == 1 then
+  redis.call('HSETNX', KEYS[2], 'kr:' .. ARGV[5], '0')
 end
 return 1
 `;
@@ -109,10 +143,10 @@ return {cap_of(capv), redis.call('HGET', KEYS[2], 'spent') or '0', redis.call('H
 `;
 
 interface BudgetCommands {
-  budgetHold(cap: string, state: string, exp: string, now: number, amount: number, holdId: string, expiresAt: number): Promise<string[]>;
-  budgetClose(state: string, exp: string, holdId: string, actual: string): Promise<number>;
+  budgetHold(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<(string | number)[]>;
+  budgetClose(state: string, exp: string, holdId: string, actual: string, keyId: string): Promise<number>;
   budgetRenew(state: string, exp: string, holdId: string, now: number, expiresAt: number): Promise<number>;
-  budgetInitialise(cap: string, state: string, capValue: string, version: number, spent: number, ttl: number): Promise<number>;
+  budgetInitialise(cap: string, state: string, capValue: string, version: number, spent: number, ttl: number, keyId: string, keySpent: number): Promise<number>;
   budgetSetCap(cap: string, capValue: string, version: number): Promise<number>;
   budgetRead(cap: string, state: string, exp: string, now: number): Promise<string[] | null>;
 }
@@ -123,7 +157,8 @@ export class RedisBudgetStore implements BudgetStore {
   private readonly redis: RedisWithBudget;
 
   constructor(redis: Redis) {
-    redis.defineCommand('budgetHold', { numberOfKeys: 3, lua: HOLD });
+    // The hold takes a variable number of keys (its rate counters): the count comes first.
+    redis.defineCommand('budgetHold', { lua: HOLD });
     redis.defineCommand('budgetClose', { numberOfKeys: 2, lua: CLOSE });
     redis.defineCommand('budgetRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('budgetInitialise', { numberOfKeys: 2, lua: INITIALISE });
@@ -134,22 +169,31 @@ export class RedisBudgetStore implements BudgetStore {
 
   async hold(request: HoldRequest): Promise<HoldOutcome> {
     const keys = keysOf(request);
-    const [status, cap, spent, reserved] = await this.redis.budgetHold(
-      keys.cap, keys.state, keys.expiry, request.nowMs, request.amount, request.holdId, request.expiresAtMs,
+    const counters = request.counters ?? [];
+    const reply = await this.redis.budgetHold(
+      3 + counters.length,
+      keys.cap, keys.state, keys.expiry, ...counters.map((c) => c.key),
+      request.nowMs, request.amount, request.holdId, request.expiresAtMs, request.key?.keyId ?? '', request.key?.cap ?? 0,
+      ...counterArgs(counters),
     );
-    if (status === 'held') return { status: 'held' };
-    if (status === 'exceeded') return { status: 'exceeded', cap: Number(cap), spent: Number(spent), reserved: Number(reserved) };
-    return { status: 'uninitialised' };
+    const [status, scope, cap, spent, reserved, admitted] = reply;
+    if (status === 'uninitialised') return { status: 'uninitialised' };
+    const rate = request.counters ? { admitted: Number(admitted) === 1, windows: windowsFrom(reply, 6, counters.length) } : undefined;
+    if (status === 'limited') return { status: 'limited', rate: rate! };
+    if (status === 'exceeded') {
+      return { status: 'exceeded', scope: scope === 'key' ? 'key' : 'organization', cap: Number(cap), spent: Number(spent), reserved: Number(reserved), rate };
+    }
+    return { status: 'held', rate };
   }
 
-  async settle(ref: PeriodRef, holdId: string, actual: number): Promise<void> {
+  async settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void> {
     const keys = keysOf(ref);
-    await this.redis.budgetClose(keys.state, keys.expiry, holdId, String(actual));
+    await this.redis.budgetClose(keys.state, keys.expiry, holdId, String(actual), keyId ?? '');
   }
 
   async release(ref: PeriodRef, holdId: string): Promise<void> {
     const keys = keysOf(ref);
-    await this.redis.budgetClose(keys.state, keys.expiry, holdId, '');
+    await this.redis.budgetClose(keys.state, keys.expiry, holdId, '', '');
   }
 
   async renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean> {
@@ -157,9 +201,9 @@ export class RedisBudgetStore implements BudgetStore {
     return (await this.redis.budgetRenew(keys.state, keys.expiry, holdId, nowMs, expiresAtMs)) === 1;
   }
 
-  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number): Promise<void> {
+  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number, key?: { keyId: string; spent: number }): Promise<void> {
     const keys = keysOf(ref);
-    await this.redis.budgetInitialise(keys.cap, keys.state, capValue(cap), cap.version, spent, periodTtlSeconds);
+    await this.redis.budgetInitialise(keys.cap, keys.state, capValue(cap), cap.version, spent, periodTtlSeconds, key?.keyId ?? '', key?.spent ?? 0);
   }
 
   async setCap(organizationId: string, cap: CapSetting): Promise<void> {

@@ -4,6 +4,10 @@
 // spend, the reserved total and the open holds, each hold with an expiry so a crashed caller's
 // reservation lapses. Amounts are integer nano-USD so sums are exact and comparisons at the cap
 // have no rounding drift.
+// An API key with its own budget has its spend and reserved total tracked beside its
+// organization's, and a hold may carry the request's rate-limit counters, counted in the same
+// atomic step (one Redis round trip for both).
+import type { CounterHit, WindowCount } from '../rate-limit/counters.js';
 
 export interface CapSetting {
   /** Nano-USD, or null for no cap. */
@@ -18,17 +22,34 @@ export interface PeriodRef {
   period: string;
 }
 
+/** An API key with a budget of its own (nano-USD per period). */
+export interface KeyBudget {
+  keyId: string;
+  cap: number;
+}
+
 export interface HoldRequest extends PeriodRef {
   holdId: string;
   amount: number;
   nowMs: number;
   expiresAtMs: number;
+  /** The hold must also fit this key's budget, and counts in its reserved total. */
+  key?: KeyBudget | undefined;
+  /** Rate-limit counters: counted first, and the hold is taken only when they admit the request. */
+  counters?: CounterHit[] | undefined;
+}
+
+/** The counters' outcome, when the hold carried counters (else absent). */
+export interface Counted {
+  rate?: { admitted: boolean; windows: WindowCount[] };
 }
 
 export type HoldOutcome =
-  | { status: 'held' }
-  | { status: 'exceeded'; cap: number; spent: number; reserved: number }
-  /** The cap or the period's spend is not loaded yet: load them from the database and retry. */
+  | ({ status: 'held' } & Counted)
+  | ({ status: 'exceeded'; scope: 'organization' | 'key'; cap: number; spent: number; reserved: number } & Counted)
+  /** Rejected by a rate-limit counter: nothing was counted or held. */
+  | ({ status: 'limited' } & Required<Counted>)
+  /** The cap or the period's spend (the organization's or the key's) is not loaded yet: load them and retry. Nothing was counted. */
   | { status: 'uninitialised' };
 
 export interface PeriodState {
@@ -39,14 +60,14 @@ export interface PeriodState {
 
 export interface BudgetStore {
   hold(request: HoldRequest): Promise<HoldOutcome>;
-  /** Closes the hold (if still open) and adds `actual` to the period's spend. */
-  settle(ref: PeriodRef, holdId: string, actual: number): Promise<void>;
+  /** Closes the hold (if still open) and adds `actual` to the period's spend (and to `keyId`'s when tracked). */
+  settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void>;
   /** Closes the hold (if still open) without spending. */
   release(ref: PeriodRef, holdId: string): Promise<void>;
   /** Moves an open hold's expiry; false when it is closed or already expired (a lapsed hold never comes back). */
   renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean>;
-  /** Loads cap and spend where they are missing; values already present win. */
-  initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number): Promise<void>;
+  /** Loads cap and spend (and a key's spend) where they are missing; values already present win. */
+  initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number, key?: { keyId: string; spent: number }): Promise<void>;
   /** Stores the cap unless a newer version is already there. */
   setCap(organizationId: string, cap: CapSetting): Promise<void>;
   /** Current counters after dropping expired holds; undefined when not loaded. */

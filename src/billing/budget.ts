@@ -2,6 +2,7 @@
 // before (refused with 402 budget_exceeded past the monthly cap), keep the reservation alive
 // while the call runs, settle to the real cost after, release on failure. The billing feature
 // provides the real guard.
+import type { CounterHit, HitResult } from '../rate-limit/counters.js';
 
 export interface BudgetReservation {
   id: string;
@@ -9,9 +10,34 @@ export interface BudgetReservation {
   amount: number;
 }
 
+/**
+ * A request's rate-limit counters, still to be counted: the first hold of the request counts
+ * them in the same atomic step (one Redis round trip for both), a request that ends before any
+ * hold counts them alone.
+ */
+export interface PendingAdmission {
+  readonly counters: CounterHit[];
+  /** True once counted (by a hold or alone). */
+  readonly counted: boolean;
+  /** Takes the counters' outcome; throws 429 rate_limited when the request was not admitted. */
+  apply(result: HitResult): void;
+  /** Counts the counters alone unless already counted; throws 429 when not admitted. */
+  countAlone(): Promise<void>;
+}
+
+export interface ReserveOptions {
+  /** The API key of the call, with its own monthly budget (USD) if it has one. */
+  apiKey?: { id: string; monthlyBudget: number | null } | undefined;
+  /** Counted with this hold when not counted yet. */
+  admission?: PendingAdmission | undefined;
+}
+
 export interface BudgetGuard {
-  /** Throws AppError('budget_exceeded') when the reservation would pass the cap. */
-  reserve(organizationId: string, worstCaseCost: number): Promise<BudgetReservation>;
+  /**
+   * Throws AppError('budget_exceeded') when the reservation would pass the organization's cap or
+   * the key's budget, and 429 rate_limited when `options.admission` is counted here and rejected.
+   */
+  reserve(organizationId: string, worstCaseCost: number, options?: ReserveOptions): Promise<BudgetReservation>;
   /**
    * Renews the reservation's expiry until the returned function is called: a call that runs
    * longer than the reservation TTL (a long stream) keeps its budget held, while the holds of a
@@ -24,7 +50,8 @@ export interface BudgetGuard {
 
 /** No cap: reservations always succeed. */
 export const unlimitedBudget: BudgetGuard = {
-  async reserve(organizationId, worstCaseCost) {
+  async reserve(organizationId, worstCaseCost, options) {
+    await options?.admission?.countAlone();
     return { id: 'unlimited', organizationId, amount: worstCaseCost };
   },
   keepAlive: () => () => {},

@@ -7,7 +7,7 @@ export const USAGE_SOURCES = ['gateway', 'automation', 'webhook', 'assistant'] a
 export type UsageSource = (typeof USAGE_SOURCES)[number];
 
 export class UsageRecord {
-  [OptionalProps]?: 'id' | 'createdAt' | 'apiKeyId' | 'runId' | 'estimated' | 'requestId';
+  [OptionalProps]?: 'id' | 'createdAt' | 'apiKeyId' | 'runId' | 'estimated' | 'requestId' | 'cached';
   id: string = randomUUID();
   organizationId!: string;
   userId!: string;
@@ -25,6 +25,8 @@ export class UsageRecord {
   /** USD. */
   cost!: number;
   estimated: boolean = false;
+  /** Answered from the gateway's response cache: no upstream call, cost 0. */
+  cached: boolean = false;
   createdAt: Date = new Date();
 }
 
@@ -46,6 +48,7 @@ export const UsageRecordSchema = new EntitySchema<UsageRecord>({
     outputTokens: { type: 'integer' },
     cost: { type: 'double' },
     estimated: { type: 'boolean' },
+    cached: { type: 'boolean' },
     createdAt: { type: 'datetime', length: 3 },
   },
 });

@@ -15,7 +15,7 @@ export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'sec
       const automation = run ? await em.findOne(Automation, { id: run.automationId, organizationId: run.organizationId }) : null;
       if (!run || !automation) return { tools: [], bindings: {}, unavailable: [] };
       const settings = await settingsOfRun(em, run, automation);
-      const tools = await listConnectionTools(deps, { organizationId: automation.organizationId, userId: automation.createdBy, toolIds: settings.tools });
+      const tools = await listConnectionTools(deps, { organizationId: automation.organizationId, userId: automation.ownerId, toolIds: settings.tools });
       for (const missing of tools.unavailable) {
         deps.logger.warn({ runId: run.id, automationId: automation.id, toolId: missing.toolId }, 'run tool unavailable');
       }

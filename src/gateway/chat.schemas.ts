@@ -44,6 +44,13 @@ export const chatCompletionRequestSchema = z.object({
   messages: z.array(messageSchema, { error: 'messages is required' }).min(1, 'messages must not be empty'),
   stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
   max_tokens: z.number({ error: 'max_tokens must be a positive integer' }).int('max_tokens must be a positive integer').positive('max_tokens must be a positive integer').optional(),
+  /** OpenAI's newer name for max_tokens; wins when both are sent. */
+  max_completion_tokens: z
+    .number({ error: 'max_completion_tokens must be a positive integer' })
+    .int('max_completion_tokens must be a positive integer')
+    .positive('max_completion_tokens must be a positive integer')
+    .nullable()
+    .optional(),
   temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').optional(),
   top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').optional(),
   tools: z.array(toolSchema).optional(),
@@ -67,9 +74,16 @@ export function parseChatCompletionBody(body: unknown): ParsedChatBody {
     const issue = parsed.error.issues[0]!;
     throw badRequest(issue.message, formatParam(issue.path));
   }
-  const { stream_options: streamOptions, ...request } = parsed.data;
+  const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, ...request } = parsed.data;
+  // One output bound from here on: bounded by the model's limit, reserved against the budget and
+  // sent upstream in the field each provider expects (see router.effectiveMaxTokens).
+  const maxTokens = maxCompletionTokens ?? request.max_tokens;
   return {
-    request: { ...request, messages: request.messages.map((m) => ({ ...m, content: m.content ?? null })) },
+    request: {
+      ...request,
+      ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+      messages: request.messages.map((m) => ({ ...m, content: m.content ?? null })),
+    },
     includeUsage: streamOptions?.include_usage === true,
   };
 }

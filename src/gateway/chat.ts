@@ -3,9 +3,12 @@
 // one audit record, whatever the outcome.
 import { randomUUID } from 'node:crypto';
 import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
+import { AnswerCache, StreamCapture, replayChunks, resultOf, type Caching, type ChatOptions } from './cache-answers.js';
+import type { CachedAnswer, CacheOutcome, ResponseCache } from './cache.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { countUsage, metrics } from '../metrics.js';
+import { assertModelAllowed, holdOptionsOf } from './access.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
@@ -13,7 +16,8 @@ import { ClientAbortedError, abortedError, providerError, type AttemptLog, type 
 import { costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
-import type { Router } from './router.js';
+import type { RouteTarget, Router } from './router.js';
+import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatMessage, ToolCall } from './types.js';
@@ -31,7 +35,18 @@ export interface ChatCompletionStream {
   model: string;
   /** Deltas, then one final chunk with usage (from the upstream, or estimated). */
   chunks: AsyncIterable<NormalizedChunk>;
+  /** Set when the request used the response cache. */
+  cache?: CacheOutcome | undefined;
 }
+
+/** Who answered, when the audit record cannot take it from the last target tried (a cache hit). */
+interface AnsweredBy {
+  model: string;
+  provider: string;
+  upstreamModel: string;
+}
+
+export type { ChatOptions } from './cache-answers.js';
 
 export interface ChatServiceDeps {
   config: GatewayConfig;
@@ -42,6 +57,7 @@ export interface ChatServiceDeps {
   budget: BudgetGuard;
   recorder: RequestRecorder;
   clock: Clock;
+  cache: ResponseCache;
 }
 
 /** What one request has gathered for its audit record so far. */
@@ -49,30 +65,44 @@ interface Trail extends AttemptLog {
   startedAt: number;
   findings: Record<string, number>;
   promptText: string | null;
+  /** Trace spans of the request and of the upstream call being streamed (traces on only). */
+  span: Span | undefined;
+  upstreamSpan?: Span | undefined;
 }
 
 export class ChatService {
   /** Settlements still in flight: they run after the answer is sent, and `drain` awaits them. */
   private readonly settling = new Set<Promise<void>>();
+  private readonly answers: AnswerCache;
 
-  constructor(private readonly deps: ChatServiceDeps) {}
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.answers = new AnswerCache(deps.cache, deps.clock);
+  }
 
   /** Resolves once every settlement started so far has finished (graceful shutdown). */
   async drain(): Promise<void> {
     await Promise.all([...this.settling]);
   }
 
-  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionResult> {
-    const trail = this.startTrail();
+  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
+    const trail = this.startTrail(request);
     try {
-      const targets = this.deps.router.resolve(request.model);
+      const targets = this.deps.router.resolve(request.model, 'chat');
+      assertModelAllowed(context, request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: false };
+      const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
+      const hit = caching && (await this.answers.lookup(caching));
+      if (hit) {
+        this.recordHit(context, request, trail, hit.answer, false);
+        return { ...resultOf(hit.answer, newCompletionId()), cache: hit.outcome };
+      }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
         (target, maxTokens) =>
-          this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }),
+          this.traced(trail, target, false, () =>
+            this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
       );
       const { target, value: completion } = answered;
       const usage = completion.usage ?? {
@@ -83,7 +113,11 @@ export class ChatService {
       const cost = costOf(target.model, usage);
       this.settle(answered.reservation, cost);
       this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
+      if (caching) {
+        this.answers.store(caching, { ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason, ...usage, storedAt: this.deps.clock.now().getTime() });
+      }
       return {
+        cache: caching ? MISS : undefined,
         id: newCompletionId(),
         model: target.model.id,
         provider: target.provider.id,
@@ -101,24 +135,33 @@ export class ChatService {
   }
 
   /** Resolves once the first upstream content arrived; failover happens before that. */
-  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream> {
-    const trail = this.startTrail();
+  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
+    const trail = this.startTrail(request);
     try {
-      const targets = this.deps.router.resolve(request.model);
+      const targets = this.deps.router.resolve(request.model, 'chat');
+      assertModelAllowed(context, request.model);
       const messages = await this.inspect(context, request.messages, trail);
       const upstreamRequest = { ...request, messages, stream: true };
+      const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
+      const hit = caching && (await this.answers.lookup(caching));
+      if (hit) {
+        this.recordHit(context, request, trail, hit.answer, true);
+        return { id: newCompletionId(), created: this.nowSeconds(), model: hit.answer.model, chunks: replayChunks(hit.answer), cache: hit.outcome };
+      }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
         (target, maxTokens) =>
-          openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
+          this.traced(trail, target, true, () =>
+            openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),
       );
       const { head, rest } = answered.value;
       return {
         id: newCompletionId(),
-        created: Math.floor(this.deps.clock.now().getTime() / 1000),
+        created: this.nowSeconds(),
         model: answered.target.model.id,
-        chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest }),
+        chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest, caching }),
+        cache: caching ? MISS : undefined,
       };
     } catch (error) {
       throw this.recordFailure(context, request, trail, error, true);
@@ -129,10 +172,18 @@ export class ChatService {
   private async *relay(
     head: NormalizedChunk[],
     rest: AsyncIterator<NormalizedChunk>,
-    state: { context: ChatContext; request: ChatCompletionRequest; trail: Trail; answered: Awaited<ReturnType<Failover['run']>>; prompt: PromptInput },
+    state: {
+      context: ChatContext;
+      request: ChatCompletionRequest;
+      trail: Trail;
+      answered: Awaited<ReturnType<Failover['run']>>;
+      prompt: PromptInput;
+      caching: Caching | undefined;
+    },
   ): AsyncGenerator<NormalizedChunk> {
-    const { context, request, trail, answered } = state;
+    const { context, request, trail, answered, caching } = state;
     const output = new OutputTally();
+    const capture = caching ? new StreamCapture() : undefined;
     let settled = false;
     // A stream may outlast the reservation TTL (the upstream timeout only bounds idle gaps).
     const stopRenewal = this.deps.budget.keepAlive(answered.reservation);
@@ -145,11 +196,19 @@ export class ChatService {
       const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
       const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
       this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
+      // Only a whole answer is worth replaying.
+      if (capture && caching && outcome === 'success') {
+        this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
+      }
       return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
     };
     try {
-      for (const chunk of head) if (output.take(chunk)) yield chunk;
+      for (const chunk of head) {
+        capture?.take(chunk);
+        if (output.take(chunk)) yield chunk;
+      }
       for (let next = await rest.next(); !next.done; next = await rest.next()) {
+        capture?.take(next.value);
         if (output.take(next.value)) yield next.value;
       }
       const usage = await finish('success');
@@ -183,6 +242,16 @@ export class ChatService {
     void settling.finally(() => this.settling.delete(settling));
   }
 
+  /** A hit is audited and metered like an answer, flagged cached and costing nothing. */
+  private recordHit(context: ChatContext, request: ChatCompletionRequest, trail: Trail, answer: CachedAnswer, stream: boolean): void {
+    const usage = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false, cost: 0 };
+    this.record(context, request, trail, 'success', 200, null, usage, stream, answer);
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.deps.clock.now().getTime() / 1000);
+  }
+
   private async inspect(context: ChatContext, messages: ChatMessage[], trail: Trail): Promise<ChatMessage[]> {
     const inspected = await this.deps.dlp.inspect(context.organizationId, messages);
     trail.findings = inspected.findings;
@@ -197,8 +266,23 @@ export class ChatService {
     return inspected.messages;
   }
 
-  private startTrail(): Trail {
-    return { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null };
+  private startTrail(request: ChatCompletionRequest): Trail {
+    return { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null, span: startRequestSpan(request) };
+  }
+
+  /** Runs one upstream call inside its child span; a stream's span stays open until the stream ends. */
+  private async traced<T>(trail: Trail, target: RouteTarget, stream: boolean, call: () => Promise<T>): Promise<T> {
+    const span = startUpstreamSpan(trail.span, target);
+    if (!span) return call();
+    try {
+      const value = await call();
+      if (stream) trail.upstreamSpan = span;
+      else endUpstreamSpan(span);
+      return value;
+    } catch (error) {
+      endUpstreamSpan(span, error);
+      throw error;
+    }
   }
 
   private recordFailure(context: ChatContext, request: ChatCompletionRequest, trail: Trail, error: unknown, stream: boolean): unknown {
@@ -223,8 +307,10 @@ export class ChatService {
     errorCode: string | null,
     usage: TokenCounts & { estimated: boolean; cost: number },
     stream: boolean,
+    cachedBy?: AnsweredBy,
   ): void {
     const target = trail.target;
+    const by = cachedBy ?? (target && answeredBy(target));
     if (target && usage.inputTokens + usage.outputTokens > 0) countUsage(target.model.id, usage);
     const entry: GatewayRequestEntry = {
       organizationId: context.organizationId,
@@ -234,9 +320,9 @@ export class ChatService {
       runId: context.runId ?? null,
       requestId: context.requestId ?? null,
       modelRequested: request.model,
-      model: target?.model.id ?? null,
-      provider: target?.provider.id ?? null,
-      upstreamModel: target?.upstreamModel ?? null,
+      model: by?.model ?? null,
+      provider: by?.provider ?? null,
+      upstreamModel: by?.upstreamModel ?? null,
       stream,
       attempts: trail.attempts,
       outcome,
@@ -246,9 +332,14 @@ export class ChatService {
       ...usage,
       dlpFindings: trail.findings,
       promptText: trail.promptText,
+      cached: cachedBy !== undefined,
       createdAt: this.deps.clock.now(),
     };
     this.deps.recorder.record(entry);
+    if (trail.span) {
+      endUpstreamSpan(trail.upstreamSpan, outcome === 'success' ? undefined : new Error(outcome));
+      endRequestSpan(trail.span, { ...entry, providerType: cachedBy ? null : (target?.provider.type ?? null) });
+    }
   }
 }
 
@@ -294,6 +385,12 @@ class OutputTally {
     if (this.reported) return { ...this.reported, estimated: false };
     return { inputTokens: await countPromptTokens(prompt), outputTokens: await countCompletionTokens(this.text, this.toolArguments), estimated: true };
   }
+}
+
+const MISS: CacheOutcome = { status: 'MISS', ageSeconds: 0 };
+
+function answeredBy(target: RouteTarget): AnsweredBy {
+  return { model: target.model.id, provider: target.provider.id, upstreamModel: target.upstreamModel };
 }
 
 function newCompletionId(): string {

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
-import { CircuitBreakers } from './breaker.js';
+import { createLogger } from '../logger.js';
+import { openSharedState } from '../redis.js';
+import { BREAKER_CHANNEL, CircuitBreakers } from './breaker.js';
 import { defaultGatewayConfig, detectConfigFormat, loadGatewayConfig, parseGatewayConfig, readGatewayConfigFile } from './config.js';
 import { createRouter, DEFAULT_MAX_OUTPUT_TOKENS, effectiveMaxTokens } from './router.js';
 import { SseParser } from './sse.js';
@@ -36,6 +38,13 @@ describe('gateway config', () => {
     [{ ...valid, models: [{ id: 'standard', targets: [{ provider: 'p', upstreamModel: 'u' }] }] }, 'models[0].id'],
     [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], inputPricePer1M: -1 }] }, 'models[0].inputPricePer1M'],
     [{ ...valid, providers: [{ id: 'p', type: 'openai', maxTokensParam: 'max_output_tokens' }] }, 'providers[0].maxTokensParam'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u', weight: 0 }] }] }, 'models[0].targets[0].weight'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u', weight: -2 }] }] }, 'models[0].targets[0].weight'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u', weight: 3 }, { provider: 'p', upstreamModel: 'v' }] }] }, 'models[0].targets[1].weight'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], cacheTtlSeconds: -1 }] }, 'models[0].cacheTtlSeconds'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'image' }] }, 'models[0].mode'],
+    [{ ...valid, providers: [{ id: 'p', type: 'anthropic' }], models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }] }, 'models[0].targets[0].provider'],
+    [{ ...valid, models: [...valid.models, { id: 'e', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }], tiers: { standard: ['m', 'e'] } }, 'tiers.standard[1]'],
   ])('names the bad field (%#: %s)', (document, field) => {
     expect(() => parseGatewayConfig(document, 'f')).toThrow(`Invalid gateway config f: ${field}:`);
   });
@@ -73,10 +82,14 @@ describe('gateway config', () => {
 
   it('defaults to the dev responder on every tier, and to keyed providers when keys are set', () => {
     const dev = createRouter(defaultGatewayConfig({}));
-    expect(dev.resolve('standard').map((t) => t.provider.type)).toEqual(['dev']);
+    expect(dev.resolve('standard', 'chat').map((t) => t.provider.type)).toEqual(['dev']);
     const keyed = createRouter(loadGatewayConfig({ file: undefined, env: {}, openaiApiKey: 'sk', anthropicApiKey: 'ant' }));
-    expect(keyed.resolve('standard').map((t) => t.provider.id)).toEqual(['openai', 'anthropic']);
-    expect(keyed.resolve('dev-echo')).toHaveLength(1);
+    expect(keyed.resolve('standard', 'chat').map((t) => t.provider.id)).toEqual(['openai', 'anthropic']);
+    expect(keyed.resolve('dev-echo', 'chat')).toHaveLength(1);
+    expect(dev.resolve('dev-embedding', 'embedding')).toHaveLength(1);
+    expect(() => dev.resolve('dev-embedding', 'chat')).toThrow(/embedding model: use \/v1\/embeddings/);
+    expect(() => dev.resolve('standard', 'embedding')).toThrow(/chat model: use \/v1\/chat\/completions/);
+    expect(dev.entries().find((entry) => entry.id === 'standard')).toEqual({ id: 'standard', mode: 'chat', ownedBy: 'gateway' });
   });
 });
 
@@ -115,6 +128,29 @@ describe('circuit breaker', () => {
     const breakers = new CircuitBreakers({ failureThreshold: 5, cooldownMs: 1000, maxRetryAfterWaitMs: 0 }, clock);
     breakers.recordFailure('t', 3_600_000);
     expect(breakers.msUntilAvailable(['t'])).toBe(60_000);
+  });
+
+  it('shares failures and recoveries between instances over pub/sub, and a healthy success publishes nothing', async () => {
+    const clock = new ManualClock();
+    const shared = await openSharedState({}, createLogger({ level: 'silent' }));
+    const published: string[] = [];
+    await shared.subscribe(BREAKER_CHANNEL, (message) => published.push(message));
+    const config = { failureThreshold: 2, cooldownMs: 1000, maxRetryAfterWaitMs: 0 };
+    const [one, two] = [new CircuitBreakers(config, clock), new CircuitBreakers(config, clock)];
+    await one.share(shared);
+    await two.share(shared);
+    one.recordSuccess('t');
+    expect(published).toHaveLength(0);
+    one.recordFailure('t');
+    two.recordFailure('t');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(one.isAvailable('t')).toBe(false);
+    expect(two.isAvailable('t')).toBe(false);
+    clock.advance(1000);
+    two.recordSuccess('t');
+    one.recordFailure('t');
+    expect(one.isAvailable('t')).toBe(true); // the success reset the count everywhere
+    await shared.close();
   });
 });
 

@@ -13,6 +13,12 @@ export type Tier = (typeof TIERS)[number];
 export const PROVIDER_TYPES = ['openai', 'anthropic', 'dev'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
+/** chat: served by /v1/chat/completions; embedding: by /v1/embeddings. */
+export const MODEL_MODES = ['chat', 'embedding'] as const;
+export type ModelMode = (typeof MODEL_MODES)[number];
+/** Provider types that serve embeddings (Anthropic has no embeddings API). */
+const EMBEDDING_PROVIDER_TYPES: readonly string[] = ['openai', 'dev'];
+
 const providerSchema = z.object({
   id: z.string().min(1),
   type: z.enum(PROVIDER_TYPES),
@@ -26,6 +32,8 @@ const providerSchema = z.object({
 const targetSchema = z.object({
   provider: z.string().min(1),
   upstreamModel: z.string().min(1),
+  /** Share of the model's traffic (weighted random among healthy targets); all or none of a model's targets carry one. */
+  weight: z.number().positive().max(1_000_000).optional(),
 });
 
 const modelSchema = z.object({
@@ -34,6 +42,9 @@ const modelSchema = z.object({
   inputPricePer1M: z.number().nonnegative().default(0),
   outputPricePer1M: z.number().nonnegative().default(0),
   maxOutputTokens: z.number().int().positive().optional(),
+  mode: z.enum(MODEL_MODES).default('chat'),
+  /** Default response-cache lifetime for requests without Cache-Control; 0 = only when asked. */
+  cacheTtlSeconds: z.number().int().nonnegative().max(86_400).default(0),
 });
 
 const breakerSchema = z.object({
@@ -56,6 +67,7 @@ const gatewayConfigSchema = z
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();
+    const providerTypes = new Map(config.providers.map((provider) => [provider.id, provider.type]));
     config.providers.forEach((provider, index) => {
       if (providerIds.has(provider.id)) {
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: `duplicate provider id "${provider.id}"` });
@@ -71,6 +83,15 @@ const gatewayConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['models', index, 'id'], message: 'a model id cannot be a tier name' });
       }
       modelIds.add(model.id);
+      const weighted = model.targets.filter((target) => target.weight !== undefined).length;
+      if (weighted > 0 && weighted < model.targets.length) {
+        const unweighted = model.targets.findIndex((target) => target.weight === undefined);
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', index, 'targets', unweighted, 'weight'],
+          message: 'either every target of a model has a weight or none has',
+        });
+      }
       model.targets.forEach((target, targetIndex) => {
         if (!providerIds.has(target.provider)) {
           ctx.addIssue({
@@ -78,13 +99,22 @@ const gatewayConfigSchema = z
             path: ['models', index, 'targets', targetIndex, 'provider'],
             message: `unknown provider "${target.provider}"`,
           });
+        } else if (model.mode === 'embedding' && !EMBEDDING_PROVIDER_TYPES.includes(providerTypes.get(target.provider)!)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['models', index, 'targets', targetIndex, 'provider'],
+            message: `provider "${target.provider}" does not serve embeddings (openai or dev do)`,
+          });
         }
       });
     });
+    const modes = new Map(config.models.map((model) => [model.id, model.mode]));
     for (const [tier, models] of Object.entries(config.tiers)) {
       models?.forEach((modelId, index) => {
         if (!modelIds.has(modelId)) {
           ctx.addIssue({ code: 'custom', path: ['tiers', tier, index], message: `unknown model "${modelId}"` });
+        } else if (modes.get(modelId) !== modes.get(models[0]!)) {
+          ctx.addIssue({ code: 'custom', path: ['tiers', tier, index], message: 'the models of a tier must share one mode (chat or embedding)' });
         }
       });
     }
@@ -115,6 +145,8 @@ const DEFAULT_BASE_URLS: Record<Exclude<ProviderType, 'dev'>, string> = {
 
 /** The deterministic local responder's model: answers without any network. */
 export const DEV_MODEL_ID = 'dev-echo';
+/** The local responder's embedding model: deterministic vectors from the text, no network. */
+export const DEV_EMBEDDING_MODEL_ID = 'dev-embedding';
 
 /** Replaces ${VAR} in every string of a parsed document; a missing variable is an error. */
 export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, source: string, at: string[] = []): unknown {
@@ -223,12 +255,14 @@ export function defaultGatewayConfig(keys: { openaiApiKey?: string | undefined; 
   const models: unknown[] = [
     // Nominal prices so cost accounting is visible in development; nothing is billed by anyone.
     { id: DEV_MODEL_ID, targets: [{ provider: 'dev', upstreamModel: DEV_MODEL_ID }], inputPricePer1M: 1, outputPricePer1M: 2, maxOutputTokens: 4096 },
+    { id: DEV_EMBEDDING_MODEL_ID, targets: [{ provider: 'dev', upstreamModel: DEV_EMBEDDING_MODEL_ID }], inputPricePer1M: 0.1, mode: 'embedding' },
   ];
   if (keys.openaiApiKey) {
     providers.push({ id: 'openai', type: 'openai', apiKey: keys.openaiApiKey });
     models.push(
       { id: 'gpt-4o-mini', targets: [{ provider: 'openai', upstreamModel: 'gpt-4o-mini' }], inputPricePer1M: 0.15, outputPricePer1M: 0.6, maxOutputTokens: 16_384 },
       { id: 'gpt-4o', targets: [{ provider: 'openai', upstreamModel: 'gpt-4o' }], inputPricePer1M: 2.5, outputPricePer1M: 10, maxOutputTokens: 16_384 },
+      { id: 'text-embedding-3-small', targets: [{ provider: 'openai', upstreamModel: 'text-embedding-3-small' }], inputPricePer1M: 0.02, mode: 'embedding' },
     );
   }
   if (keys.anthropicApiKey) {

@@ -9,7 +9,7 @@ export const GATEWAY_OUTCOMES = ['success', 'failure', 'blocked', 'aborted', 're
 export type GatewayOutcome = (typeof GATEWAY_OUTCOMES)[number];
 
 export class GatewayRequestRecord {
-  [OptionalProps]?: 'id' | 'createdAt';
+  [OptionalProps]?: 'id' | 'createdAt' | 'cached';
   id: string = randomUUID();
   organizationId!: string;
   userId!: string;
@@ -38,6 +38,8 @@ export class GatewayRequestRecord {
   dlpFindings!: Record<string, number>;
   /** Only when the config enables it (auditPromptText). */
   promptText!: string | null;
+  /** Answered from the response cache (no upstream call, cost 0). */
+  cached: boolean = false;
   createdAt: Date = new Date();
 }
 
@@ -68,6 +70,7 @@ export const GatewayRequestRecordSchema = new EntitySchema<GatewayRequestRecord>
     cost: { type: 'double' },
     dlpFindings: { type: 'json' },
     promptText: { type: 'text', nullable: true },
+    cached: { type: 'boolean' },
     createdAt: { type: 'datetime', length: 3 },
   },
 });

@@ -1,9 +1,11 @@
-// Tries a request's targets in order: skips targets whose circuit is open, reserves budget
-// before each upstream call (kept alive while the call runs, released when it fails), moves on
-// after a retryable failure (connect error, timeout, 429, 5xx), honours a short Retry-After on
-// the last target once, and ends with 503 provider_unavailable when no target answered or 502
-// provider_error when one refused the request for good.
-import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
+// Tries a request's targets in order (weighted targets in a weighted random order: balance.ts):
+// skips targets whose circuit is open, reserves budget before each upstream call (kept alive
+// while the call runs, released when it fails), moves on after a retryable failure (connect
+// error, timeout, 429, 5xx), honours a short Retry-After on the last target once, and ends with
+// 503 provider_unavailable when no target answered or 502 provider_error when one refused the
+// request for good.
+import type { BudgetGuard, BudgetReservation, ReserveOptions } from '../billing/budget.js';
+import { balance } from './balance.js';
 import { AppError } from '../errors.js';
 import { observeUpstreamCall } from '../metrics.js';
 import type { CircuitBreakers } from './breaker.js';
@@ -32,6 +34,10 @@ export interface FailoverInput {
   promptTokens: number;
   signal: AbortSignal | undefined;
   log: AttemptLog;
+  /** Calls that produce no output tokens (embeddings): nothing is reserved for an answer. */
+  noOutput?: boolean;
+  /** The calling key (its own budget) and the request's rate-limit counters, for the holds. */
+  holdOptions?: ReserveOptions;
 }
 
 export class Failover {
@@ -39,15 +45,16 @@ export class Failover {
     private readonly breakers: CircuitBreakers,
     private readonly budget: BudgetGuard,
     private readonly config: BreakerConfig,
+    private readonly random: () => number = Math.random,
   ) {}
 
   async run<T>(input: FailoverInput, call: (target: RouteTarget, maxTokens: number) => Promise<T>): Promise<Answered<T>> {
-    const available = input.targets.filter((target) => this.breakers.isAvailable(target.key));
+    const available = balance(input.targets.filter((target) => this.breakers.isAvailable(target.key)), this.random);
     let waitedForRetryAfter = false;
     for (let index = 0; index < available.length; index++) {
       const target = available[index]!;
-      const maxTokens = effectiveMaxTokens(input.requestedMaxTokens, target.model);
-      const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens));
+      const maxTokens = input.noOutput ? 0 : effectiveMaxTokens(input.requestedMaxTokens, target.model);
+      const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens), input.holdOptions);
       input.log.attempts += 1;
       input.log.target = target;
       const startedAt = performance.now();

@@ -5,22 +5,38 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
+import type { SharedState } from '../redis.js';
 import { CircuitBreakers } from './breaker.js';
-import { ChatService, type ChatCompletionStream } from './chat.js';
+import { createResponseCache } from './cache.js';
+import { ChatService, type ChatCompletionStream, type ChatOptions } from './chat.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { DlpPolicies, inspectMessages } from './dlp/index.js';
+import { EmbeddingService, type EmbeddingResult } from './embeddings.js';
+import type { EmbeddingRequest } from './embeddings.schemas.js';
 import { Failover } from './failover.js';
 import { RequestRecorder } from './recorder.js';
 import { createRouter } from './router.js';
 import { UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatContext, ChatGateway } from './types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatGateway, ChatMessage } from './types.js';
 
-export type { ChatCompletionStream } from './chat.js';
+export type { ChatCompletionStream, ChatOptions } from './chat.js';
+export type { EmbeddingResult } from './embeddings.js';
+
+/** A model or tier as GET /v1/models lists it. */
+export interface ModelEntry {
+  id: string;
+  mode: 'chat' | 'embedding';
+  ownedBy: string;
+  /** Unix seconds: when this gateway loaded its config. */
+  created: number;
+}
 
 export interface GatewayDeps {
   config: Config;
   logger: Logger;
   orm: Orm;
+  /** Redis (or the in-process fallback): response cache, shared circuit breakers. */
+  shared: SharedState;
   budget: BudgetGuard;
   clock: Clock;
   /** A parsed gateway config instead of GATEWAY_CONFIG (tests, benchmarks). */
@@ -28,12 +44,20 @@ export interface GatewayDeps {
 }
 
 export interface Gateway extends ChatGateway {
+  /** Answers a request; the gateway route passes options to use the response cache. */
+  complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options?: ChatOptions): Promise<ChatCompletionResult>;
   /** Streams an answer; resolves when the first upstream content arrived (failover happens before). */
-  stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal): Promise<ChatCompletionStream>;
+  stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options?: ChatOptions): Promise<ChatCompletionStream>;
   /** Per-organization DLP policies (GET/PUT /dlp/policy). */
   readonly dlpPolicies: DlpPolicies;
+  /** Embeddings of `mode: embedding` models (POST /v1/embeddings). */
+  embed(request: EmbeddingRequest, context: ChatContext, signal?: AbortSignal): Promise<EmbeddingResult>;
   /** Model ids and tiers clients may ask for. */
   models(): string[];
+  /** Whether a target (`provider/upstreamModel`) is taking requests: its circuit is closed. */
+  targetAvailable(key: string): boolean;
+  /** The same, with mode and owner (GET /v1/models). */
+  modelEntries(): ModelEntry[];
   /** Flushes buffered audit and usage records (graceful shutdown). */
   close(): Promise<void>;
 }
@@ -50,27 +74,36 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const router = createRouter(gatewayConfig);
   const transport = new UpstreamTransport();
   const recorder = new RequestRecorder(deps.orm, deps.logger);
-  const breakers = new CircuitBreakers(gatewayConfig.breaker, deps.clock);
+  const breakers = new CircuitBreakers(gatewayConfig.breaker, deps.clock, deps.logger);
+  await breakers.share(deps.shared);
   const dlpPolicies = new DlpPolicies(deps.orm, deps.clock);
-  const chat = new ChatService({
+  const services = {
     config: gatewayConfig,
     router,
     failover: new Failover(breakers, deps.budget, gatewayConfig.breaker),
     transport,
-    dlp: { inspect: (organizationId, messages) => inspectMessages(dlpPolicies, organizationId, messages) },
+    dlp: { inspect: (organizationId: string, messages: ChatMessage[]) => inspectMessages(dlpPolicies, organizationId, messages) },
     budget: deps.budget,
     recorder,
     clock: deps.clock,
-  });
+    cache: createResponseCache(deps.shared, deps.clock, deps.logger),
+  };
+  const chat = new ChatService(services);
+  const embeddings = new EmbeddingService(services);
+  const created = Math.floor(deps.clock.now().getTime() / 1000);
+  const entries = router.entries().map((entry) => ({ ...entry, created }));
   deps.logger.info(
     { providers: gatewayConfig.providers.map((p) => `${p.id}:${p.type}`), models: router.names(), source: deps.config.GATEWAY_CONFIG ?? 'built-in' },
     'gateway ready',
   );
   return {
-    complete: (request, context, signal) => chat.complete(request, context, signal),
-    stream: (request, context, signal) => chat.stream(request, context, signal),
+    complete: (request, context, signal, options) => chat.complete(request, context, signal, options),
+    stream: (request, context, signal, options) => chat.stream(request, context, signal, options),
+    embed: (request, context, signal) => embeddings.embed(request, context, signal),
     dlpPolicies,
     models: () => router.names(),
+    modelEntries: () => entries,
+    targetAvailable: (key) => breakers.isAvailable(key),
     async close() {
       await chat.drain();
       await recorder.close();

@@ -31,6 +31,8 @@ export interface GatewayRequestEntry {
   cost: number;
   dlpFindings: Record<string, number>;
   promptText: string | null;
+  /** Answered from the response cache. */
+  cached: boolean;
   createdAt: Date;
 }
 
@@ -114,20 +116,20 @@ with "rows" as (
     "upstreamModel" text, "stream" boolean, "attempts" integer, "outcome" text, "status" integer,
     "errorCode" text, "latencyMs" integer, "inputTokens" integer, "outputTokens" integer,
     "estimated" boolean, "cost" double precision, "dlpFindings" jsonb, "promptText" text,
-    "createdAt" timestamptz
+    "cached" boolean, "createdAt" timestamptz
   )
 ), "audited" as (
   insert into "gateway_requests" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
     "model_requested", "model", "provider", "upstream_model", "stream", "attempts", "outcome", "status", "error_code",
-    "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "created_at")
+    "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "cached", "created_at")
   select "id", "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
     "modelRequested", "model", "provider", "upstreamModel", "stream", "attempts", "outcome", "status", "errorCode",
-    "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "createdAt"
+    "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "cached", "createdAt"
   from "rows"
 )
 insert into "usage_records" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
-  "model", "provider", "upstream_model", "input_tokens", "output_tokens", "cost", "estimated", "created_at")
+  "model", "provider", "upstream_model", "input_tokens", "output_tokens", "cost", "estimated", "cached", "created_at")
 select "usageId", "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
-  "model", "provider", "upstreamModel", "inputTokens", "outputTokens", "cost", "estimated", "createdAt"
+  "model", "provider", "upstreamModel", "inputTokens", "outputTokens", "cost", "estimated", "cached", "createdAt"
 from "rows"
 where "model" is not null and "inputTokens" + "outputTokens" > 0`;

@@ -5,8 +5,9 @@ import { Pool } from 'undici';
 import type { ProviderConfig, ProviderType } from './config.js';
 import { anthropicProvider } from './providers/anthropic/index.js';
 import { devComplete, devStreamChunks } from './providers/dev/index.js';
+import { buildOpenAiEmbeddingRequest, devEmbedding, parseOpenAiEmbeddingResponse, type NormalizedEmbeddings } from './providers/embeddings.js';
 import { openAiProvider } from './providers/openai/index.js';
-import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion } from './providers/types.js';
+import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, UpstreamHttpRequest } from './providers/types.js';
 import { UpstreamStreamError } from './providers/types.js';
 import { SseParser } from './sse.js';
 import type { ChatCompletionRequest } from './types.js';
@@ -48,8 +49,29 @@ export interface CallInput {
   signal: AbortSignal | undefined;
 }
 
+export interface EmbedInput {
+  provider: ProviderConfig;
+  upstreamModel: string;
+  input: string[];
+  dimensions?: number | undefined;
+  user?: string | undefined;
+  signal: AbortSignal | undefined;
+}
+
 export class UpstreamTransport {
   private readonly pools = new Map<string, Pool>();
+
+  /** Embeddings (OpenAI-compatible providers and `dev`; the config admits no others). */
+  async embed(input: EmbedInput): Promise<NormalizedEmbeddings> {
+    if (input.provider.type === 'dev') return { vectors: input.input.map((text) => devEmbedding(text, input.dimensions)), inputTokens: null };
+    const upstream = buildOpenAiEmbeddingRequest({ ...input, apiKey: input.provider.apiKey });
+    const body = await this.post(openAiProvider, input.provider, upstream, input.signal);
+    try {
+      return parseOpenAiEmbeddingResponse(await body.json(), input.input.length);
+    } catch (error) {
+      throw this.failure(error, input.signal);
+    }
+  }
 
   async complete(input: CallInput): Promise<NormalizedCompletion> {
     if (input.provider.type === 'dev') return devComplete(input.request, input.maxTokens);
@@ -102,7 +124,6 @@ export class UpstreamTransport {
 
   private async send(adapter: HttpProviderAdapter, input: CallInput, stream: boolean) {
     const { provider } = input;
-    const base = new URL(provider.baseUrl ?? '');
     const upstream = adapter.buildRequest({
       request: input.request,
       upstreamModel: input.upstreamModel,
@@ -111,6 +132,11 @@ export class UpstreamTransport {
       apiKey: provider.apiKey,
       stream,
     });
+    return this.post(adapter, provider, upstream, input.signal);
+  }
+
+  private async post(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: AbortSignal | undefined) {
+    const base = new URL(provider.baseUrl ?? '');
     let response;
     try {
       response = await this.pool(base.origin).request({
@@ -118,12 +144,12 @@ export class UpstreamTransport {
         path: `${base.pathname.replace(/\/+$/, '')}${upstream.path}`,
         headers: upstream.headers,
         body: upstream.body,
-        signal: input.signal,
+        signal,
         headersTimeout: provider.timeoutMs,
         bodyTimeout: provider.timeoutMs,
       });
     } catch (error) {
-      throw this.failure(error, input.signal);
+      throw this.failure(error, signal);
     }
     if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
     const text = await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => '');

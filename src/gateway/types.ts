@@ -1,5 +1,7 @@
 // The gateway's contract with its callers: the chat completions route (plain and streaming) and
 // the automation/webhook activities (plain). Request fields follow OpenAI's chat format.
+import type { PendingAdmission } from '../billing/budget.js';
+import type { KeyLimits } from '../identity/caller.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -34,6 +36,7 @@ export interface ChatCompletionRequest {
   model: string;
   messages: ChatMessage[];
   stream?: boolean;
+  /** The output bound (the route folds max_completion_tokens, OpenAI's newer name, into it). */
   max_tokens?: number;
   /** OpenAI scale 0..2; omitted means DEFAULT_TEMPERATURE, which each adapter sends explicitly. */
   temperature?: number;
@@ -51,6 +54,10 @@ export interface ChatContext {
   /** Run or webhook execution this call belongs to. */
   runId?: string | undefined;
   requestId?: string | undefined;
+  /** The calling API key's own limits (model allow-list, monthly budget); absent for sessions and runs. */
+  keyLimits?: KeyLimits | undefined;
+  /** Rate-limit counters to count with the first budget hold (gateway routes). */
+  admission?: PendingAdmission | undefined;
 }
 
 export interface ChatUsage {
@@ -73,6 +80,8 @@ export interface ChatCompletionResult {
   /** USD, from the configured per-model prices. */
   cost: number;
   attempts: number;
+  /** Set when the request used the response cache (X-Cache, Age). */
+  cache?: { status: 'HIT' | 'MISS'; ageSeconds: number } | undefined;
 }
 
 /** The in-process gateway core, wrapped as activities for runs. */

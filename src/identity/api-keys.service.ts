@@ -1,8 +1,13 @@
 // API key lifecycle for the portal: create (the raw key is returned once, only its hash kept),
 // list, revoke. A member sees and revokes only their own keys; admins and the owner manage every
-// key of the organization. Revocation evicts the key from every API instance's cache at once.
+// key of the organization, except the owner's: only the owner revokes the owner's keys (403),
+// so an admin cannot lock the owner out. Revocation evicts the key from every API instance's
+// cache at once. A key may carry its own gateway limits (allow-listed models and tiers, a
+// monthly budget, a rate): set at creation only, so the copy cached with the caller never goes
+// stale.
 import { recordAuditEvent } from '../audit/audit.service.js';
-import { notFound } from '../errors.js';
+import { billingPeriodOf } from '../billing/period.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller } from './caller.js';
@@ -18,6 +23,18 @@ export interface ApiKeyView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  models: string[] | null;
+  monthlyBudget: number | null;
+  rateLimitPerMinute: number | null;
+  /** USD recorded for this key in the current calendar month (UTC). */
+  spentThisMonth: number;
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  models?: string[] | undefined;
+  monthlyBudget?: number | undefined;
+  rateLimitPerMinute?: number | undefined;
 }
 
 export interface CreatedApiKey {
@@ -27,10 +44,16 @@ export interface CreatedApiKey {
   key: string;
   prefix: string;
   createdAt: string;
+  models: string[] | null;
+  monthlyBudget: number | null;
+  rateLimitPerMinute: number | null;
 }
 
-export async function createApiKey(ctx: IdentityContext, input: { name: string }, limits: QuotaLimits): Promise<CreatedApiKey> {
+/** `knownModels`: the model and tier ids of the gateway config; `models` must name only those. */
+export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInput, limits: QuotaLimits, knownModels: readonly string[]): Promise<CreatedApiKey> {
   const { caller } = ctx;
+  const unknown = (input.models ?? []).findIndex((model) => !knownModels.includes(model));
+  if (unknown >= 0) throw badRequest(`models[${unknown}] is not a model or tier of the gateway: '${input.models![unknown]}'`, `models[${unknown}]`);
   const rawKey = generateApiKey();
   return ctx.em.transactional(async (em) => {
     await assertQuota(em, limits, 'api_keys', caller);
@@ -40,23 +63,42 @@ export async function createApiKey(ctx: IdentityContext, input: { name: string }
       name: input.name,
       keyHash: hashApiKey(rawKey),
       prefix: displayPrefix(rawKey),
+      models: input.models ? [...new Set(input.models)] : null,
+      monthlyBudget: input.monthlyBudget ?? null,
+      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
       createdAt: ctx.clock.now(),
     });
-    audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix });
+    const keyLimits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute };
+    audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix, ...keyLimits });
     await em.flush();
-    return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() };
+    return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString(), ...keyLimits };
   });
 }
 
 export async function listApiKeys(ctx: IdentityContext): Promise<{ apiKeys: ApiKeyView[]; total: number }> {
   const keys = await ctx.em.find(ApiKey, visibleKeys(ctx.caller), { orderBy: { createdAt: 'desc', id: 'desc' } });
-  return { apiKeys: keys.map(toView), total: keys.length };
+  const spend = await spendThisMonth(ctx, keys.map((key) => key.id));
+  return { apiKeys: keys.map((key) => toView(key, spend.get(key.id) ?? 0)), total: keys.length };
+}
+
+/** Each key's recorded spend in the current month, from the usage records (one grouped query). */
+async function spendThisMonth(ctx: IdentityContext, keyIds: string[]): Promise<Map<string, number>> {
+  if (keyIds.length === 0) return new Map();
+  const period = billingPeriodOf(ctx.clock.now());
+  const rows = await ctx.em.execute<Array<{ api_key_id: string; spent: number | string }>>(
+    `select "api_key_id", coalesce(sum("cost"), 0) as "spent" from "usage_records"
+      where "organization_id" = ? and "api_key_id" = any(?::uuid[]) and "created_at" >= ? and "created_at" < ?
+      group by "api_key_id"`,
+    [ctx.caller.organizationId, `{${keyIds.join(',')}}`, period.start, period.end],
+  );
+  return new Map(rows.map((row) => [row.api_key_id, Number(row.spent)]));
 }
 
 /** Revokes a key (idempotent). Effective on the next request on every API instance. */
 export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<void> {
-  const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id });
+  const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id }, { populate: ['user'] });
   if (!key) throw notFound('API key');
+  if (key.user.role === 'owner' && key.user.id !== ctx.caller.userId) throw forbidden("Only the owner revokes the owner's API keys");
   if (key.revokedAt) return;
   key.revokedAt = ctx.clock.now();
   audit(ctx, 'api_key.revoked', key, { name: key.name, prefix: key.prefix });
@@ -82,7 +124,7 @@ function audit(ctx: IdentityContext, action: string, key: ApiKey, metadata: Reco
   });
 }
 
-function toView(key: ApiKey): ApiKeyView {
+function toView(key: ApiKey, spentThisMonth: number): ApiKeyView {
   return {
     id: key.id,
     name: key.name,
@@ -91,5 +133,9 @@ function toView(key: ApiKey): ApiKeyView {
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
+    models: key.models,
+    monthlyBudget: key.monthlyBudget,
+    rateLimitPerMinute: key.rateLimitPerMinute,
+    spentThisMonth: Math.round(spentThisMonth * 1e10) / 1e10,
   };
 }

@@ -18,7 +18,7 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
   const key = await em.findOne(
     ApiKey,
     { keyHash: hashApiKey(rawKey), revokedAt: null },
-    { populate: ['user'], fields: ['id', 'organization', 'user.id', 'user.email', 'user.role', 'user.status', 'user.organization'] },
+    { populate: ['user'], fields: ['id', 'organization', 'models', 'monthlyBudget', 'rateLimitPerMinute', 'user.id', 'user.email', 'user.role', 'user.status', 'user.organization'] },
   );
   if (!key || key.user.status !== 'active') throw unauthorized();
   return {
@@ -28,5 +28,6 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
     role: key.user.role,
     via: 'api_key',
     apiKeyId: key.id,
+    keyLimits: { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute },
   };
 }

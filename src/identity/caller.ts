@@ -10,6 +10,18 @@ export interface Caller {
   via: 'api_key' | 'session';
   apiKeyId?: string;
   sessionId?: string;
+  /** The API key's own gateway limits (absent for sessions); cached with the caller. */
+  keyLimits?: KeyLimits;
+}
+
+/** Per-key gateway controls set at creation (keys are never edited, so a cached copy stays true). */
+export interface KeyLimits {
+  /** Model and tier ids the key may use; null = every one. */
+  models: string[] | null;
+  /** USD per month for this key; null = only the organization's cap. */
+  monthlyBudget: number | null;
+  /** Requests per minute; null = the service default. */
+  rateLimitPerMinute: number | null;
 }
 
 const RANK: Record<Role, number> = { member: 0, admin: 1, owner: 2 };

@@ -30,11 +30,17 @@ export class User {
 }
 
 export class ApiKey {
-  [OptionalProps]?: 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt';
+  [OptionalProps]?: 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'models' | 'monthlyBudget' | 'rateLimitPerMinute';
   id: string = randomUUID();
   organization!: Organization;
   user!: User;
   name!: string;
+  /** Model and tier ids this key may use; null = every one. */
+  models: string[] | null = null;
+  /** USD per calendar month (UTC) for this key alone; null = only the organization's cap. */
+  monthlyBudget: number | null = null;
+  /** Requests per minute for this key; null = the service default. */
+  rateLimitPerMinute: number | null = null;
   /** SHA-256 hex of the whole key; the only form of the key that is stored. */
   keyHash!: string;
   /** The first characters of the key, shown so a user can tell keys apart. */
@@ -58,10 +64,12 @@ export const OrganizationSchema = new EntitySchema<Organization>({
 export const UserSchema = new EntitySchema<User>({
   class: User,
   tableName: 'users',
+  uniques: [{ name: 'users_organization_email_unique', properties: ['organization', 'email'] }],
   properties: {
     id: { type: 'uuid', primary: true },
     organization: { kind: 'm:1', entity: () => Organization, deleteRule: 'cascade' },
-    email: { type: 'string', length: 320, unique: true },
+    // Unique per organization (one person may have an account in several; see sign-in.service.ts).
+    email: { type: 'string', length: 320 },
     name: { type: 'string', length: 200 },
     role: { type: 'string', length: 16 },
     status: { type: 'string', length: 16 },
@@ -82,6 +90,9 @@ export const ApiKeySchema = new EntitySchema<ApiKey>({
     name: { type: 'string', length: 200 },
     keyHash: { type: 'string', length: 64, unique: true, hidden: true },
     prefix: { type: 'string', length: 20 },
+    models: { type: 'json', nullable: true },
+    monthlyBudget: { type: 'double', nullable: true },
+    rateLimitPerMinute: { type: 'integer', nullable: true },
     createdAt: { type: 'datetime', length: 3 },
     lastUsedAt: { type: 'datetime', length: 3, nullable: true },
     revokedAt: { type: 'datetime', length: 3, nullable: true },

@@ -7,6 +7,11 @@ export const idParam = z.uuid('must be a valid id');
 
 export const createApiKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
+  /** Model and tier ids of the gateway config this key may use; absent = every one. */
+  models: z.array(z.string().min(1).max(200)).min(1).max(100).optional(),
+  /** USD per calendar month (UTC) for this key alone, within the organization's cap. */
+  monthlyBudget: z.number().min(0).max(1e9).optional(),
+  rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export const inviteUserBody = z.strictObject({
@@ -18,11 +23,23 @@ export const changeRoleBody = z.strictObject({
   role: z.enum(['admin', 'member'], 'must be admin or member (ownership is not assigned here)'),
 });
 
+export const changeStatusBody = z.strictObject({
+  status: z.enum(['active', 'disabled'], 'must be active or disabled'),
+});
+
 export const password = z.string().min(12, 'must be at least 12 characters').max(256);
 
 export const loginBody = z.strictObject({
   email: z.email().max(320),
   password: z.string().min(1).max(256),
+  /** Needed only when the email and password open accounts in several organizations. */
+  organizationId: z.uuid('must be an organization id').optional(),
+});
+
+/** `GET /auth/oidc/login`: an invitation being accepted, or the organization to sign in to. */
+export const oidcLoginQuery = z.object({
+  invitation: z.string().min(20).max(200).optional(),
+  organizationId: z.uuid('must be an organization id').optional(),
 });
 
 export const acceptInvitationBody = z.strictObject({

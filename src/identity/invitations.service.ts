@@ -1,6 +1,8 @@
 // Invitations: an admin invites an email address; the service creates an `invited` user and a
 // one-time token (256 bits, SHA-256 stored, valid 7 days) and emails the link. Accepting sets
-// the name and password, activates the user and signs them in.
+// the name and password (or, through OIDC, presents the token at sign-in), activates the user and
+// signs them in. Users are unique per organization and email, so an address that has an account
+// in another organization is invited like any other: the answer never says it exists elsewhere.
 import { createHash, randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -30,7 +32,10 @@ export async function inviteUser(
 ): Promise<UserView> {
   if (input.role === 'admin' && !hasRole(ctx.caller, 'owner')) throw forbidden('Only the owner invites admins');
   const email = input.email.toLowerCase();
-  if (await ctx.em.count(User, { email })) throw new AppError('conflict', 'A user with this email already exists', { param: 'email' });
+  // Only this organization's own users are looked at: they are the inviter's to see anyway.
+  if (await ctx.em.count(User, { email, organization: ctx.caller.organizationId })) {
+    throw new AppError('conflict', 'A user with this email already exists in this organization', { param: 'email' });
+  }
   const now = ctx.clock.now();
   const token = randomBytes(32).toString('base64url');
   const organization = await ctx.em.findOneOrFail(Organization, { id: ctx.caller.organizationId });
@@ -58,7 +63,7 @@ export async function inviteUser(
     // Two invitations of one address at once: the check above passed for both, the unique
     // index lets one through.
     if (error instanceof UniqueConstraintViolationException) {
-      throw new AppError('conflict', 'A user with this email already exists', { param: 'email', cause: error });
+      throw new AppError('conflict', 'A user with this email already exists in this organization', { param: 'email', cause: error });
     }
     throw error;
   }
@@ -98,6 +103,31 @@ export async function acceptInvitation(
   });
   const session = await startSession(em, user, { method: 'invitation', now, previousToken: input.previousSessionToken });
   return { user: toUserView(user), session };
+}
+
+/**
+ * The pending invitation of `token` if it is valid and addressed to `email`; consumed (the user
+ * activated, the invitation accepted) in `em`'s unit of work. 401 otherwise, one answer for
+ * every reason: the token is the credential.
+ */
+export async function consumeInvitationFor(em: EntityManager, now: Date, token: string, email: string, name?: string): Promise<User> {
+  const invitation = await em.findOne(Invitation, { tokenHash: hashInvitationToken(token), acceptedAt: null }, { populate: ['user'] });
+  if (!invitation || invitation.expiresAt <= now || invitation.user.status !== 'invited' || invitation.user.email !== email.toLowerCase()) {
+    throw unauthorized('Invalid or expired invitation');
+  }
+  const user = invitation.user;
+  if (!user.name && name) user.name = name;
+  user.status = 'active';
+  invitation.acceptedAt = now;
+  recordAuditEvent(em, {
+    organizationId: user.organization.id,
+    actor: { userId: user.id },
+    action: 'user.invitation_accepted',
+    target: { type: 'user', id: user.id },
+    metadata: { method: 'oidc' },
+    at: now,
+  });
+  return user;
 }
 
 function hashInvitationToken(token: string): string {

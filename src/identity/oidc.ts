@@ -1,6 +1,8 @@
 // OpenID Connect sign-in (authorization code + PKCE) against the configured issuer, with
 // openid-client. The per-attempt secrets (PKCE verifier, state, nonce) travel in a short-lived
-// cookie encrypted with the service's SecretBox, so any API instance can finish the flow.
+// cookie encrypted with the service's SecretBox, so any API instance can finish the flow. The same
+// cookie carries what the sign-in was started for (an invitation token being accepted, or the
+// organization to sign in to), so the callback cannot be pointed elsewhere by its query.
 import * as oidc from 'openid-client';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secrets.js';
@@ -14,18 +16,26 @@ interface FlowState {
   state: string;
   nonce: string;
   expiresAt: number;
+  invitation?: string | undefined;
+  organizationId?: string | undefined;
+}
+
+/** What a sign-in was started for (`GET /auth/oidc/login?invitation=&organizationId=`). */
+export interface SignInIntent {
+  invitation?: string | undefined;
+  organizationId?: string | undefined;
 }
 
 type IdentityClaims = { sub: string; email?: unknown; email_verified?: unknown; name?: unknown };
 
-export interface VerifiedIdentity {
+export interface VerifiedIdentity extends SignInIntent {
   subject: string;
   email: string;
   name: string | undefined;
 }
 
 export interface OidcSignIn {
-  begin(now: Date): Promise<{ authorizationUrl: string; flowCookie: string }>;
+  begin(now: Date, intent?: SignInIntent): Promise<{ authorizationUrl: string; flowCookie: string }>;
   complete(callbackUrl: URL, flowCookie: string | undefined, now: Date): Promise<VerifiedIdentity>;
 }
 
@@ -54,12 +64,14 @@ export function createOidcSignIn(config: OidcConfig, secrets: SecretBox): OidcSi
   }
 
   return {
-    async begin(now) {
+    async begin(now, intent = {}) {
       const flow: FlowState = {
         verifier: oidc.randomPKCECodeVerifier(),
         state: oidc.randomState(),
         nonce: oidc.randomNonce(),
         expiresAt: now.getTime() + OIDC_FLOW_TTL_MS,
+        invitation: intent.invitation,
+        organizationId: intent.organizationId,
       };
       const url = oidc.buildAuthorizationUrl(await configuration(), {
         redirect_uri: redirectUri,
@@ -92,7 +104,7 @@ export function createOidcSignIn(config: OidcConfig, secrets: SecretBox): OidcSi
         if (error instanceof AppError) throw error;
         throw new AppError('unauthorized', 'Sign-in with the identity provider failed', { cause: error });
       }
-      return identityFrom(claims);
+      return { ...identityFrom(claims), invitation: flow.invitation, organizationId: flow.organizationId };
     },
   };
 }

@@ -1,10 +1,12 @@
 // Signing in: local email + password, or an identity verified by the OpenID provider. Either
-// way only an active user of a known email gets a session, every sign-in issues a new session
+// way only an active user of a known email (or an invited one presenting their invitation
+// through OIDC) gets a session, every sign-in issues a new session
 // token (ending the one the browser carried), and the audit log records it.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import type { Clock } from '../clock.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { badRequest, forbidden, unauthorized } from '../errors.js';
+import { consumeInvitationFor } from './invitations.service.js';
 import { User } from './entities.js';
 import { verifyPassword } from './passwords.js';
 import { startSession, type IssuedSession, type SignInMethod } from './sessions.js';
@@ -18,28 +20,66 @@ export interface SignInResult {
 export async function signInWithPassword(
   em: EntityManager,
   clock: Clock,
-  input: { email: string; password: string; previousSessionToken?: string | undefined; requestId?: string },
+  input: { email: string; password: string; organizationId?: string | undefined; previousSessionToken?: string | undefined; requestId?: string },
 ): Promise<SignInResult> {
-  const user = await em.findOne(User, { email: input.email.toLowerCase() }, { populate: ['passwordHash'] });
-  const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
-  if (!user || !valid || user.status !== 'active') throw unauthorized('Invalid email or password');
-  return completeSignIn(em, clock, user, 'password', input);
+  const candidates = await em.find(
+    User,
+    { email: input.email.toLowerCase(), ...(input.organizationId ? { organization: input.organizationId } : {}) },
+    { populate: ['passwordHash'] },
+  );
+  const matching: User[] = [];
+  // Every candidate's hash is checked (and one dummy when there is none), so the time taken does
+  // not tell which of them matched or whether any account exists.
+  if (candidates.length === 0) await verifyPassword(null, input.password);
+  for (const user of candidates) {
+    if ((await verifyPassword(user.passwordHash ?? null, input.password)) && user.status === 'active') matching.push(user);
+  }
+  if (matching.length === 0) throw unauthorized('Invalid email or password');
+  return completeSignIn(em, clock, onlyOne(matching), 'password', input);
 }
 
-/** The OpenID provider verified this email: sign its user in (an invited user becomes active). */
+/**
+ * The OpenID provider verified this email. With an invitation token (from the accept link, via
+ * `GET /auth/oidc/login?invitation=`), the invited user of that token is activated, only if the
+ * token is addressed to this email. Without one, only an already active user signs in: an
+ * invited user whose email merely matches is not activated.
+ */
 export async function signInWithVerifiedEmail(
   em: EntityManager,
   clock: Clock,
-  input: { email: string; name?: string | undefined; subject: string; previousSessionToken?: string | undefined; requestId?: string },
+  input: {
+    email: string;
+    name?: string | undefined;
+    subject: string;
+    invitation?: string | undefined;
+    organizationId?: string | undefined;
+    previousSessionToken?: string | undefined;
+    requestId?: string;
+  },
 ): Promise<SignInResult> {
-  const user = await em.findOne(User, { email: input.email.toLowerCase() });
-  if (!user) throw forbidden('No account for this identity; ask an administrator for an invitation');
-  if (user.status === 'disabled') throw unauthorized('This account is disabled');
-  if (user.status === 'invited') {
-    user.status = 'active';
-    if (!user.name && input.name) user.name = input.name;
+  if (input.invitation) {
+    const invited = await consumeInvitationFor(em, clock.now(), input.invitation, input.email, input.name);
+    return completeSignIn(em, clock, invited, 'oidc', input);
   }
-  return completeSignIn(em, clock, user, 'oidc', input);
+  const users = await em.find(User, { email: input.email.toLowerCase(), ...(input.organizationId ? { organization: input.organizationId } : {}) });
+  const active = users.filter((user) => user.status === 'active');
+  if (active.length === 0) {
+    if (users.some((user) => user.status === 'disabled')) throw unauthorized('This account is disabled');
+    throw forbidden('No active account for this identity; ask an administrator for an invitation and follow its link');
+  }
+  return completeSignIn(em, clock, onlyOne(active), 'oidc', input);
+}
+
+/**
+ * One person may have accounts in several organizations (users are unique per organization and
+ * email). When the credential opens more than one, the caller names the organization; this is
+ * said only to someone who already proved the credential, so it reveals nothing to others.
+ */
+function onlyOne(users: User[]): User {
+  if (users.length > 1) {
+    throw badRequest('This sign-in opens accounts in several organizations; name one with organizationId', 'organizationId');
+  }
+  return users[0]!;
 }
 
 async function completeSignIn(

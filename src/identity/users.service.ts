@@ -1,9 +1,12 @@
-// Members of an organization: list, profile, role changes and removal, with the role rules of
-// DESIGN.md: admins manage members; only the owner promotes to or demotes from admin; nobody
-// becomes owner here; the owner cannot be removed. Another organization's user is 404.
+// Members of an organization: list, profile, role and status changes, removal and ownership
+// transfer, with the role rules of DESIGN.md: admins manage members; only the owner manages
+// admins; nobody becomes owner except through the owner's own transfer; the owner's role and
+// status change only through that transfer, and the owner cannot be removed. Another
+// organization's user is 404. What a disabled or removed user owns (automations, assistants)
+// is handled by the caller of these functions (api/routes/users.ts), which needs Temporal.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordAuditEvent } from '../audit/audit.service.js';
-import { forbidden, notFound } from '../errors.js';
+import { AppError, forbidden, notFound } from '../errors.js';
 import type { IdentityContext } from './context.js';
 import { hasRole, type Caller } from './caller.js';
 import { credentialCacheFor } from './credential-cache.js';
@@ -81,6 +84,47 @@ export async function disableUser(ctx: IdentityContext, userId: string): Promise
   user.status = 'disabled';
   await credentialCacheFor(ctx.shared).invalidate({ userId: user.id });
   return toUserView(user);
+}
+
+/**
+ * `PUT /users/{id}/status`: disables (sessions and keys end at once, see disableUser) or
+ * re-enables a disabled user. Re-enabling restores sign-in, not the revoked keys. An invited
+ * user becomes active only by accepting the invitation.
+ */
+export async function setUserStatus(ctx: IdentityContext, userId: string, status: 'active' | 'disabled'): Promise<UserView> {
+  if (status === 'disabled') return disableUser(ctx, userId);
+  const user = await findMember(ctx.em, ctx.caller, userId);
+  assertCanManage(ctx.caller, user);
+  if (user.status === 'active') return toUserView(user);
+  if (user.status === 'invited') throw new AppError('conflict', 'The user has not accepted the invitation yet', { param: 'status' });
+  user.status = 'active';
+  audit(ctx, ctx.em, 'user.enabled', user, { email: user.email });
+  await ctx.em.flush();
+  return toUserView(user);
+}
+
+/**
+ * The owner hands ownership to another active user of the organization and becomes an admin.
+ * Both users' keys act with their new roles on the next request, on every instance.
+ */
+export async function transferOwnership(ctx: IdentityContext, userId: string): Promise<UserView> {
+  if (ctx.caller.role !== 'owner') throw forbidden('Only the owner transfers ownership');
+  const target = await findMember(ctx.em, ctx.caller, userId);
+  if (target.id === ctx.caller.userId) throw new AppError('conflict', 'You already own this organization', { param: 'id' });
+  if (target.status !== 'active') throw new AppError('conflict', 'Ownership goes only to an active user', { param: 'id' });
+  const owner = await findMember(ctx.em, ctx.caller, ctx.caller.userId);
+  await ctx.em.transactional(async (tx) => {
+    // Conditional on the caller still being the owner in the database: of two transfers racing,
+    // the second finds no owner row to demote and changes nothing (never two owners).
+    const demoted = await tx.nativeUpdate(User, { id: owner.id, role: 'owner' }, { role: 'admin' });
+    if (demoted === 0) throw forbidden('Only the owner transfers ownership');
+    await tx.nativeUpdate(User, { id: target.id, status: 'active' }, { role: 'owner' });
+    audit(ctx, tx, 'user.ownership_transferred', target, { from: owner.id, to: target.id, previousRole: target.role });
+  });
+  target.role = 'owner';
+  const cache = credentialCacheFor(ctx.shared);
+  await Promise.all([cache.invalidate({ userId: owner.id }), cache.invalidate({ userId: target.id })]);
+  return toUserView(target);
 }
 
 /** A user of the caller's organization, else 404 (existence elsewhere is not revealed). */

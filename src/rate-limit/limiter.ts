@@ -3,7 +3,9 @@
 // every counter a request is subject to and, only when all of them have room, counts it in all of
 // them, in a single round trip. A rejected request consumes nothing, so a key over its own limit
 // cannot use up its organization's quota and lock out the organization's other keys. A rejected
-// request is 429 rate_limited with Retry-After (rateLimitedError).
+// request is 429 rate_limited with Retry-After (rateLimitedError). The counters and their Lua
+// live in counters.ts, shared with the budget hold, which counts a gateway request's limits in
+// its own script (one Redis round trip for both).
 //
 // When Redis is unreachable the limits stay enforced, per instance: counting falls back to an
 // in-memory twin with the same budget and the same rule (so N instances let through at most N
@@ -13,6 +15,7 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../redis.js';
+import { counterArgs, LUA_HIT_COUNTERS, memoryCountersFor, windowsFrom, type CounterHit, type HitResult, type WindowCount } from './counters.js';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -35,65 +38,24 @@ export interface RateLimiterOptions {
   durationSeconds: number;
 }
 
-/** One counter a request is subject to: its full key, its window and how many requests it admits. */
-interface CounterHit {
-  key: string;
-  windowMs: number;
-  limit: number;
-}
-
-/** A counter after the request: requests counted in its window, and ms until the window ends. */
-interface WindowCount {
-  count: number;
-  msLeft: number;
-}
-
-/** The outcome of one request against all its counters. */
-interface HitResult {
-  /** True when every counter had room; only then was the request counted (in all of them). */
-  admitted: boolean;
-  windows: WindowCount[];
-}
-
-interface CounterStore {
+export interface CounterStore {
   /** Counts the request in every counter if each has room, else in none. */
   hit(hits: CounterHit[]): Promise<HitResult>;
 }
 
 const FALLBACK_WARNING_INTERVAL_MS = 30_000;
 
-// KEYS: the counters; ARGV[i]: window of KEYS[i] in ms, ARGV[#KEYS + i]: its limit. First reads
-// every counter; only if each has room for one more request increments them all (starting a
-// window's expiry on its first hit). Returns {admitted (1/0), count1, pttl1, count2, pttl2, ...};
-// a counter with no window yet reports its full window length.
-const HIT_SCRIPT = `
-local n = #KEYS
-local counts = {}
-local ttls = {}
-local admitted = 1
-for i = 1, n do
-  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
-  ttls[i] = redis.call('PTTL', KEYS[i])
-  if counts[i] >= tonumber(ARGV[n + i]) then admitted = 0 end
-end
-if admitted == 1 then
-  for i = 1, n do
-    counts[i] = redis.call('INCR', KEYS[i])
-    if ttls[i] < 0 then
-      ttls[i] = tonumber(ARGV[i])
-      redis.call('PEXPIRE', KEYS[i], ttls[i])
-    end
-  end
-end
+// Returns {admitted (1/0), count1, pttl1, count2, pttl2, ...}.
+const HIT_SCRIPT = `${LUA_HIT_COUNTERS}
+local admitted, counts, ttls = hit_counters(1, #KEYS, 1)
 local out = {admitted}
-for i = 1, n do
-  if ttls[i] < 0 then ttls[i] = tonumber(ARGV[i]) end
+for i = 1, #KEYS do
   out[2 * i] = counts[i]
   out[2 * i + 1] = ttls[i]
 end
 return out`;
 
-type ScriptedRedis = Redis & { svcRateHit: (numberOfKeys: number, ...keysWindowsLimits: (string | number)[]) => Promise<number[]> };
+type ScriptedRedis = Redis & { svcRateHit: (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<number[]> };
 
 class RedisCounterStore implements CounterStore {
   private readonly redis: ScriptedRedis;
@@ -105,50 +67,15 @@ class RedisCounterStore implements CounterStore {
   }
 
   async hit(hits: CounterHit[]): Promise<HitResult> {
-    const reply = await this.redis.svcRateHit(
-      hits.length,
-      ...hits.map((h) => h.key),
-      ...hits.map((h) => h.windowMs),
-      ...hits.map((h) => h.limit),
-    );
-    return {
-      admitted: Number(reply[0]) === 1,
-      windows: hits.map((_, i) => ({ count: Number(reply[2 * i + 1]), msLeft: Number(reply[2 * i + 2]) })),
-    };
-  }
-}
-
-const MEMORY_SWEEP_SIZE = 10_000;
-
-class MemoryCounterStore implements CounterStore {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
-
-  // The same rule as HIT_SCRIPT: check every window, then count in all of them or in none.
-  async hit(hits: CounterHit[]): Promise<HitResult> {
-    const now = Date.now();
-    if (this.windows.size >= MEMORY_SWEEP_SIZE) this.sweep(now);
-    const windows = hits.map(({ key, windowMs }) => {
-      const window = this.windows.get(key);
-      return window && window.endsAt > now ? window : { count: 0, endsAt: now + windowMs };
-    });
-    const admitted = windows.every((window, i) => window.count < hits[i]!.limit);
-    if (admitted) {
-      windows.forEach((window, i) => {
-        window.count += 1;
-        this.windows.set(hits[i]!.key, window);
-      });
-    }
-    return { admitted, windows: windows.map((window) => ({ count: window.count, msLeft: window.endsAt - now })) };
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+    const reply = await this.redis.svcRateHit(hits.length, ...hits.map((h) => h.key), ...counterArgs(hits));
+    return { admitted: Number(reply[0]) === 1, windows: windowsFrom(reply, 1, hits.length) };
   }
 }
 
 /** Counters on the shared Redis, falling back to this instance's memory while Redis fails. */
-function counterStoreFor(deps: { shared: SharedState; logger: Logger }): CounterStore {
-  const memory = new MemoryCounterStore();
+export function counterStoreFor(deps: { shared: SharedState; logger: Logger }): CounterStore {
+  const counters = memoryCountersFor(deps.shared);
+  const memory: CounterStore = { hit: async (hits) => counters.hit(hits) };
   if (deps.shared.kind !== 'redis' || !deps.shared.redis) return memory;
   const redis = new RedisCounterStore(deps.shared.redis);
   let lastWarning = 0;
@@ -197,7 +124,7 @@ export function createRateLimiter(deps: { shared: SharedState; logger: Logger },
  * One limiter's view of a request. When the request was not admitted it was counted nowhere;
  * `allowed` then says whether this limiter had room (false for the one that rejected it).
  */
-function decision(limit: number, counted: WindowCount, admitted: boolean): RateLimitDecision {
+export function decision(limit: number, counted: WindowCount, admitted: boolean): RateLimitDecision {
   return {
     allowed: admitted || counted.count < limit,
     limit,
@@ -217,3 +144,4 @@ export function rateLimitedError(decision: RateLimitDecision): AppError {
     },
   });
 }
+

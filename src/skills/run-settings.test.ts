@@ -3,7 +3,7 @@ import { withSkill, withoutSkill, type AutomationRunSource } from './run-setting
 
 const automation: AutomationRunSource = {
   organizationId: 'org',
-  createdBy: 'user',
+  ownerId: 'user',
   systemPrompt: 'Summarize yesterday.',
   model: 'fast-model',
   tools: ['slack', 'github'],

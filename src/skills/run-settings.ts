@@ -1,5 +1,6 @@
 // How an automation that names a skill runs (issue 6, part 6): with the prompt, tools and model
-// tier of the skill version it pins, or of the skill's current version when it pins none.
+// tier of the skill version it pins (automations pin one at create; the current version is only
+// the fallback of a row that somehow has none).
 // Kept here, beside the skill rules, so the automation run only has to call one function:
 //   const settings = await runSettingsFor(em, automation);   // then use settings.* for the call
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,8 +9,8 @@ import { resolveSkillVersion, type ResolvedSkillVersion } from './skills.service
 /** The parts of an automation a run needs; skillId/skillVersion are optional. */
 export interface AutomationRunSource {
   organizationId: string;
-  /** The automation's creator: the run sees the skills that user sees (their private ones too). */
-  createdBy: string | null;
+  /** The automation's owner: the run sees the skills that user sees (their private ones too). */
+  ownerId: string | null;
   systemPrompt: string;
   model: string;
   tools: string[];
@@ -34,7 +35,7 @@ export async function runSettingsFor(em: EntityManager, automation: AutomationRu
   if (!automation.skillId) return withoutSkill(automation);
   const skill = await resolveSkillVersion(
     em,
-    { organizationId: automation.organizationId, userId: automation.createdBy },
+    { organizationId: automation.organizationId, userId: automation.ownerId },
     automation.skillId,
     automation.skillVersion ?? undefined,
   );

@@ -18,6 +18,7 @@ import {
   type ToolUseDeps,
 } from '../connectors/tool-use.js';
 import { AppError } from '../errors.js';
+import { assertOwnerActive } from '../identity/run-principal.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import { resolveSkillVersion, type ResolvedSkillVersion } from '../skills/skills.service.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';
@@ -39,7 +40,8 @@ export async function runAssistantOnce(
 ): Promise<WebhookExecutionOutcome & { channelCount: number; toolCalls: ToolCall[] }> {
   const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
   try {
-    // A skill contributes its current version's instructions before the assistant's own.
+    await assertOwnerActive(deps.orm.em.fork(), assistant.organizationId, assistant.ownerId);
+    // A skill contributes its pinned version's instructions before the assistant's own.
     const skill = await skillOf(deps, assistant, input.skillVersion ?? undefined);
     const result = await deps.gateway.complete(
       {
@@ -52,7 +54,7 @@ export async function runAssistantOnce(
         ],
         ...(input.tools ? { tools: input.tools } : {}),
       },
-      { organizationId: input.organizationId, userId: assistant.createdBy, source: 'webhook', runId: input.executionId },
+      { organizationId: input.organizationId, userId: assistant.ownerId, source: 'webhook', runId: input.executionId },
     );
     return {
       output: result.content ?? '',
@@ -67,10 +69,10 @@ export async function runAssistantOnce(
 }
 
 /**
- * The assistant's tools (its own connector ids plus its skill's) resolved to its creator's
+ * The assistant's tools (its own connector ids plus its skill's) resolved to its owner's
  * connections, as OpenAI function tools; none without tools (no connector is started then).
- * Also the skill version resolved here, which every model call of the execution then uses, so a
- * version published mid-execution does not change it halfway.
+ * Also the skill version resolved here (the assistant's pin), which every model call of the
+ * execution then uses. A disabled or removed owner fails the execution here.
  */
 export async function listAssistantTools(
   deps: Pick<AppDeps, 'orm' | 'gateway'> & ToolUseDeps,
@@ -79,6 +81,7 @@ export async function listAssistantTools(
   const assistant = await loadAssistant(deps, input.organizationId, input.assistantId);
   let skill: ResolvedSkillVersion | undefined;
   try {
+    await assertOwnerActive(deps.orm.em.fork(), assistant.organizationId, assistant.ownerId);
     skill = await skillOf(deps, assistant);
   } catch (error) {
     throw asActivityFailure(error);
@@ -86,7 +89,7 @@ export async function listAssistantTools(
   const skillVersion = skill?.version ?? null;
   const toolIds = [...new Set([...(skill?.tools ?? []), ...assistant.tools])];
   if (toolIds.length === 0) return { tools: [], bindings: {}, unavailable: [], skillVersion };
-  const tools = await listConnectionTools(deps, { organizationId: assistant.organizationId, userId: assistant.createdBy, toolIds });
+  const tools = await listConnectionTools(deps, { organizationId: assistant.organizationId, userId: assistant.ownerId, toolIds });
   for (const missing of tools.unavailable) {
     deps.logger.warn({ assistantId: assistant.id, toolId: missing.toolId, reason: missing.reason }, 'assistant tool unavailable');
   }
@@ -113,9 +116,11 @@ async function loadAssistant(deps: Pick<AppDeps, 'orm'>, organizationId: string,
   return assistant;
 }
 
+/** The skill version an execution uses: the one given (resolved earlier in it), else the assistant's pin. */
 async function skillOf(deps: Pick<AppDeps, 'orm'>, assistant: Assistant, version?: number): Promise<ResolvedSkillVersion | undefined> {
   if (!assistant.skillId) return undefined;
-  return resolveSkillVersion(deps.orm.em.fork(), { organizationId: assistant.organizationId, userId: assistant.createdBy }, assistant.skillId, version);
+  const pinned = version ?? assistant.skillVersion ?? undefined;
+  return resolveSkillVersion(deps.orm.em.fork(), { organizationId: assistant.organizationId, userId: assistant.ownerId }, assistant.skillId, pinned);
 }
 
 export interface ChannelDeliveryRequest {

@@ -35,13 +35,19 @@ export function issueWebhook(em: EntityManager, secrets: SecretBox, input: Issue
 export type ActiveWebhook = Pick<Webhook, 'id' | 'organizationId' | 'assistantId' | 'automationId'>;
 
 /**
- * The webhook a URL id designates, if it exists and is not revoked. On the ack path of every
- * webhook request: one indexed query for four columns, without entity hydration.
+ * The webhook a URL id designates, if it exists, is not revoked and its automation or assistant
+ * has an active owner: the webhooks of what a disabled or removed user owns answer 404 until
+ * someone takes ownership (nothing is revoked, so the same URLs work again then). On the ack
+ * path of every webhook request: one query (primary-key joins), without entity hydration.
  */
 export async function findActiveWebhook(em: EntityManager, urlId: string): Promise<ActiveWebhook | null> {
   if (!isWellFormedWebhookId(urlId)) return null;
   const rows = await em.getConnection().execute<{ id: string; organization_id: string; assistant_id: string | null; automation_id: string | null }[]>(
-    'select "id", "organization_id", "assistant_id", "automation_id" from "webhooks" where "token_hash" = ? and "revoked_at" is null limit 1',
+    `select w."id", w."organization_id", w."assistant_id", w."automation_id" from "webhooks" w
+      left join "automations" au on au."id" = w."automation_id"
+      left join "assistants" asst on asst."id" = w."assistant_id"
+      join "users" u on u."id" = coalesce(au."owner_id", asst."owner_id") and u."organization_id" = w."organization_id" and u."status" = 'active'
+      where w."token_hash" = ? and w."revoked_at" is null limit 1`,
     [hashWebhookId(urlId)],
   );
   const row = rows[0];

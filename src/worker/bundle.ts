@@ -11,14 +11,20 @@ export const WORKFLOWS_DIR = path.resolve(here, '../workflows');
 export const DEFAULT_BUNDLE_PATH = path.resolve(here, '../../dist/workflow-bundle.js');
 
 function workflowsEntry(): string {
-  const ts = path.join(WORKFLOWS_DIR, 'index.ts');
-  return fs.existsSync(ts) ? ts : path.join(WORKFLOWS_DIR, 'index.js');
+  return workflowModule('index');
+}
+
+function workflowModule(name: string): string {
+  const ts = path.join(WORKFLOWS_DIR, `${name}.ts`);
+  return fs.existsSync(ts) ? ts : path.join(WORKFLOWS_DIR, `${name}.js`);
 }
 
 /** Bundles src/workflows into one file (webpack, run by the Temporal SDK). */
 export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflowsEntry(),
+    // Traces: inert unless a workflow's start carries a trace context (see the module).
+    workflowInterceptorModules: [workflowModule('tracing-interceptors')],
     // Sources import siblings as `./x.js` (NodeNext); let webpack find the `.ts` file.
     webpackConfigHook: (config) => ({
       ...config,

@@ -4,6 +4,7 @@ import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogL
 import type { Logger } from '../logger.js';
 import { createActivities } from '../activities/index.js';
 import type { AppDeps } from '../runtime-deps.js';
+import { workerTracingOptions } from '../telemetry/temporal-tracing.js';
 
 export interface WorkerOptions {
   address: string;
@@ -70,6 +71,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ...(options.identity ? { identity: options.identity } : {}),
     ...capacity(options.activityDeps.config),
     shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
+    ...(await workerTracingOptions()),
   });
   const done = worker.run();
   return {

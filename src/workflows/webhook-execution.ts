@@ -22,17 +22,23 @@ const work = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
 });
 
+/** Usage of the model calls made so far, added as each one completes. */
+type UsageTotals = { inputTokens: number; outputTokens: number; cost: number };
+
 export async function webhookExecutionWorkflow(input: WebhookExecutionInput): Promise<WebhookExecutionOutcome> {
   await bookkeeping.markWebhookExecutionRunning(input);
+  const consumed: UsageTotals = { inputTokens: 0, outputTokens: 0, cost: 0 };
   try {
     const outcome = input.target.kind === 'assistant'
-      ? await runAssistant(input, input.target.assistantId)
+      ? await runAssistant(input, input.target.assistantId, consumed)
       : await runAutomation(input);
     await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'success', outcome });
     return outcome;
   } catch (error) {
     const message = failureMessage(error);
-    await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'failure', error: message });
+    // An execution failing in its tool loop still records what its completed model calls consumed.
+    const spent = consumed.inputTokens + consumed.outputTokens > 0 ? { outcome: { output: null, usage: consumed } } : {};
+    await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'failure', error: message, ...spent });
     throw ApplicationFailure.nonRetryable(message, 'WebhookExecutionFailed');
   }
 }
@@ -63,9 +69,9 @@ const toolCalls = proxyActivities<Activities>({
 /** Executions started before assistants used their tools answered in one model call. */
 export const ASSISTANT_TOOLS_PATCH = 'assistant-tools';
 
-async function runAssistant(input: WebhookExecutionInput, assistantId: string): Promise<WebhookExecutionOutcome> {
+async function runAssistant(input: WebhookExecutionInput, assistantId: string, consumed: UsageTotals): Promise<WebhookExecutionOutcome> {
   const { channelCount, ...answer } = patched(ASSISTANT_TOOLS_PATCH)
-    ? await answerWithTools(input, assistantId)
+    ? await answerWithTools(input, assistantId, consumed)
     : withoutToolCalls(await work.runAssistantForWebhook({ ...input, assistantId }));
   for (let channelIndex = 0; channelIndex < channelCount; channelIndex++) {
     await delivery.deliverAssistantAnswer({
@@ -83,9 +89,10 @@ async function runAssistant(input: WebhookExecutionInput, assistantId: string): 
 /**
  * The assistant answers with its MCP tools (none: one model call without tools). Every model call
  * is an activity with the conversation so far; every tool call its own activity, at most
- * MAX_TOOL_ITERATIONS rounds (runToolCallingLoop); usage is the sum of all model calls.
+ * MAX_TOOL_ITERATIONS rounds (runToolCallingLoop); usage is the sum of all model calls, added to
+ * `consumed` as each call completes.
  */
-async function answerWithTools(input: WebhookExecutionInput, assistantId: string): Promise<WebhookExecutionOutcome & { channelCount: number }> {
+async function answerWithTools(input: WebhookExecutionInput, assistantId: string, consumed: UsageTotals): Promise<WebhookExecutionOutcome & { channelCount: number }> {
   const { skillVersion, ...tools } = await toolListing.listAssistantTools({ organizationId: input.organizationId, assistantId });
   let last: { model?: string | undefined; channelCount: number } = { channelCount: 0 };
   const steps: ToolLoopSteps = {
@@ -93,6 +100,9 @@ async function answerWithTools(input: WebhookExecutionInput, assistantId: string
       const step = await work.runAssistantForWebhook({ ...input, assistantId, conversation, tools: offered, skillVersion });
       last = { model: step.model, channelCount: step.channelCount };
       const usage = step.usage ?? { inputTokens: 0, outputTokens: 0, cost: 0 };
+      consumed.inputTokens += usage.inputTokens;
+      consumed.outputTokens += usage.outputTokens;
+      consumed.cost += usage.cost;
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: usage.inputTokens, tokensOutput: usage.outputTokens, cost: usage.cost };
     },
     async callTool(binding, args): Promise<ToolCallResult> {
@@ -109,7 +119,7 @@ async function answerWithTools(input: WebhookExecutionInput, assistantId: string
   return {
     output: result.output,
     model: last.model,
-    usage: { inputTokens: result.tokensInput, outputTokens: result.tokensOutput, cost: result.cost },
+    usage: { ...consumed },
     channelCount: last.channelCount,
   };
 }

@@ -407,8 +407,8 @@ describe('fuzzing every endpoint of the OpenAPI document', () => {
     const succeeded = apiOperations.filter((op) => (counts.get(`${op.method.toUpperCase()} ${op.path}`)?.success ?? 0) > 0);
     expect(succeeded.length / apiOperations.length).toBeGreaterThan(0.75);
 
-    // Chat completions really went through a provider to the fake upstream, in both formats.
-    expect(new Set(upstream.requests.map((recorded) => recorded.api))).toEqual(new Set(['openai', 'anthropic']));
+    // Chat completions really went through a provider to the fake upstream, in both formats, and embeddings too.
+    expect(new Set(upstream.requests.map((recorded) => recorded.api))).toEqual(new Set(['openai', 'anthropic', 'embeddings']));
     expect(stack.logs.filter((line) => line.includes('"unhandled error"')), 'errors logged as unhandled').toEqual([]);
     expect((await call(stack.api.url, 'GET', '/healthz')).status).toBe(200);
   }, 300_000);

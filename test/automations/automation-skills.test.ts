@@ -1,8 +1,8 @@
 // Automations that run with a skill (issue 6, part 6), on the real stack with the gateway pointed
 // at a fake upstream: a pinned version's prompt and tier are used even after newer versions are
-// published, an unpinned automation follows the latest version, each run records the version it
-// used, and references the caller (or the automation's owner) cannot use are refused naming the
-// field.
+// published, an automation created without a pin is pinned to the current version (a newer
+// version changes it only when its owner re-pins with `skillVersion: null`), each run records the
+// version it used, and references the caller cannot use are refused naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream, type RecordedRequest } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -83,17 +83,20 @@ describe('automations with a skill', () => {
     expect(systemPromptOf(again.request)).toBe('You write release notes (v1).\n\nCover this week.');
   });
 
-  it('follows the latest version when unpinned', async () => {
+  it('pins the current version when none is given, and moves only when the owner re-pins', async () => {
     const skillId = await createSkill(org.member.key, { systemPrompt: 'Latest is v1.', modelTier: 'standard' });
     const created = await createAutomation({ skillId, systemPrompt: 'Go.' });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ skillId, skillVersion: null });
+    expect(created.body).toMatchObject({ skillId, skillVersion: 1 });
 
     const first = await runOnce(created.body.id);
     expect(first.run.skill).toEqual({ skillId, version: 1 });
     expect(systemPromptOf(first.request)).toBe('Latest is v1.\n\nGo.');
 
     await addVersion(skillId, 'Latest is v2.', 'premium');
+    const unchanged = await runOnce(created.body.id);
+    expect(unchanged.run.skill).toEqual({ skillId, version: 1 });
+    expect((await api('PUT', `/automations/${created.body.id}`, { skillVersion: null })).body).toMatchObject({ skillId, skillVersion: 2 });
     const second = await runOnce(created.body.id);
     expect(second.run).toMatchObject({ status: 'success', skill: { skillId, version: 2 } });
     expect(second.request.api).toBe('anthropic'); // v2's tier: premium -> fake-claude
@@ -109,12 +112,14 @@ describe('automations with a skill', () => {
 
     expect((await api('PUT', `/automations/${id}`, { skillId, skillVersion: 2 })).body).toMatchObject({ skillId, skillVersion: 2 });
     expect((await api('PUT', `/automations/${id}`, { name: 'Renamed' })).body).toMatchObject({ skillId, skillVersion: 2 });
-    expect((await api('PUT', `/automations/${id}`, { skillVersion: null })).body).toMatchObject({ skillId, skillVersion: null });
+    expect((await api('PUT', `/automations/${id}`, { skillVersion: 1 })).body).toMatchObject({ skillId, skillVersion: 1 });
+    // null re-pins to the current version.
+    expect((await api('PUT', `/automations/${id}`, { skillVersion: null })).body).toMatchObject({ skillId, skillVersion: 2 });
     expect((await api('PUT', `/automations/${id}`, { skillVersion: 1 })).body).toMatchObject({ skillId, skillVersion: 1 });
     expect((await api('GET', `/automations/${id}`)).body).toMatchObject({ skillId, skillVersion: 1 });
-    // Another skill drops the pin of the previous one.
+    // Another skill drops the pin of the previous one for that skill's current version.
     const otherSkill = await createSkill(org.member.key, { systemPrompt: 'Other.' });
-    expect((await api('PUT', `/automations/${id}`, { skillId: otherSkill })).body).toMatchObject({ skillId: otherSkill, skillVersion: null });
+    expect((await api('PUT', `/automations/${id}`, { skillId: otherSkill })).body).toMatchObject({ skillId: otherSkill, skillVersion: 1 });
     expect((await api('PUT', `/automations/${id}`, { skillId: null })).body).toMatchObject({ skillId: null, skillVersion: null });
 
     const { run, request } = await runOnce(id);
@@ -159,19 +164,19 @@ describe('skill references that cannot be used', () => {
     expect((await createAutomation({ skillId: privateOfAdmin }, org.admin.key)).status).toBe(201);
   });
 
-  it("answers 400 on update for an unknown version, and for a skill the automation's owner cannot see", async () => {
+  it("answers 400 on update for an unknown version; 403 when anyone but the owner changes the skill", async () => {
     const teamSkill = await createSkill(org.member.key, { systemPrompt: 'Team.', visibility: 'team' });
     const created = await createAutomation({ skillId: teamSkill });
     const badVersion = await api('PUT', `/automations/${created.body.id}`, { skillVersion: 5 });
     expect(badVersion.status).toBe(400);
     expect(badVersion.body.error).toMatchObject({ code: 'bad_request', param: 'skillVersion' });
 
-    // An admin edits the member's automation with the admin's private skill: the runs (on the
-    // member's account) could never see it.
+    // An admin points the member's automation at another skill: refused, what it runs is its
+    // owner's to change (the runs act with the member's account).
     const privateOfAdmin = await createSkill(org.admin.key, { systemPrompt: 'Mine.', visibility: 'private' });
     const foreign = await api('PUT', `/automations/${created.body.id}`, { skillId: privateOfAdmin }, org.admin.key);
-    expect(foreign.status).toBe(400);
+    expect(foreign.status).toBe(403);
     expect(foreign.body.error.param).toBe('skillId');
-    expect((await api('GET', `/automations/${created.body.id}`)).body).toMatchObject({ skillId: teamSkill, skillVersion: null });
+    expect((await api('GET', `/automations/${created.body.id}`)).body).toMatchObject({ skillId: teamSkill, skillVersion: 1 });
   });
 });

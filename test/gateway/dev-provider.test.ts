@@ -52,8 +52,22 @@ describe('gateway without a config file', () => {
     expect('[dev-echo] the quick brown fox jumps over the lazy dog'.startsWith(result.content!)).toBe(true);
   });
 
-  it('serves every tier and the dev-echo model id', () => {
-    expect(stack.runtime.gateway.models().sort()).toEqual(['dev-echo', 'enterprise', 'premium', 'standard']);
+  it('serves every tier, the dev-echo model id and the dev-embedding model', () => {
+    expect(stack.runtime.gateway.models().sort()).toEqual(['dev-echo', 'dev-embedding', 'enterprise', 'premium', 'standard']);
+  });
+
+  it('embeds with the dev responder: deterministic unit vectors, tokenizer usage and cost, recorded', async () => {
+    const context = { organizationId: org.id, userId: org.owner.id, source: 'gateway' as const, requestId: 'embed-1' };
+    const request = { model: 'dev-embedding', input: ['hello there', 'general kenobi'], encodingFormat: 'float' as const, dimensions: 8 };
+    const result = await stack.runtime.gateway.embed(request, context);
+    expect(result.model).toBe('dev-embedding');
+    expect(result.vectors.map((vector) => vector.length)).toEqual([8, 8]);
+    expect(Math.hypot(...result.vectors[0]!)).toBeCloseTo(1, 9);
+    expect((await stack.runtime.gateway.embed(request, context)).vectors).toEqual(result.vectors);
+    expect(result.inputTokens).toBeGreaterThan(0);
+    expect(result.cost).toBeCloseTo((result.inputTokens * 0.1) / 1e6, 12);
+    const usage = await waitFor(async () => stack.runtime.orm.em.fork().findOne(UsageRecord, { organizationId: org.id, requestId: 'embed-1' }));
+    expect(usage).toMatchObject({ model: 'dev-embedding', provider: 'dev', outputTokens: 0, estimated: true });
   });
 
   it('refuses an unknown model with 400 naming the model field', async () => {

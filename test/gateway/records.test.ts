@@ -111,7 +111,7 @@ describe('usage and audit records', () => {
 describe('gateway core', () => {
   /** A gateway on this stack's database with the given budget guard and provider setup. */
   function gatewayWith(budget: BudgetGuard, config: unknown) {
-    return createGateway({ config: stack.config, logger: stack.runtime.logger, orm: stack.runtime.orm, clock: stack.runtime.clock, budget, gatewayConfig: parseGatewayConfig(config) });
+    return createGateway({ config: stack.config, logger: stack.runtime.logger, orm: stack.runtime.orm, shared: stack.runtime.shared, clock: stack.runtime.clock, budget, gatewayConfig: parseGatewayConfig(config) });
   }
 
   function recordingBudget() {

@@ -130,6 +130,19 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
       return { params: { id: member.id }, observe: userState(make, member.id) };
     },
   },
+  changeUserStatus: {
+    prepare: async (make) => {
+      const member = await make.member();
+      return { params: { id: member.id }, body: { status: 'disabled' }, observe: userState(make, member.id) };
+    },
+  },
+  transferOwnership: {
+    // Handing ownership over for real would demote the matrix's owner for every later request:
+    // the owner names themselves (409, nothing changes); the transfer itself is tested in
+    // test/security/identity-user-lifecycle.test.ts.
+    expected: { status: 409, why: 'the owner already owns the organization (a real transfer would demote the matrix owner)' },
+    prepare: async (make) => ({ params: { id: make.caller.id }, observe: userState(make, make.caller.id) }),
+  },
 
   // API keys (a member revokes only their own keys: the key is the caller's)
   createApiKey: { prepare: async () => ({ body: { name: 'matrix key' } }) },
@@ -147,6 +160,8 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   createChatCompletion: {
     prepare: async () => ({ body: { model: 'standard', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 16 } }),
   },
+  listModels: plain(),
+  createEmbeddings: { prepare: async () => ({ body: { model: 'text-embedding-3-small', input: ['Hello', 'world'] } }) },
   getDlpPolicy: plain(),
   updateDlpPolicy: { prepare: async () => ({ body: { detectors: { phone: 'off' } } }) },
   getUsage: { prepare: async () => ({ query: '?groupBy=day' }) },
@@ -178,6 +193,12 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
     ofAnotherUser: onlyManagers('automation'),
     prepare: async (make) => {
       const { id } = await make.automation({ status: 'paused' });
+      return { params: { id }, observe: automationState(make, id) };
+    },
+  },
+  takeAutomationOwnership: {
+    prepare: async (make) => {
+      const { id } = await make.automation();
       return { params: { id }, observe: automationState(make, id) };
     },
   },
@@ -316,6 +337,12 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   },
   regenerateAssistantWebhook: {
     ofAnotherUser: onlyManagers('assistant'),
+    prepare: async (make) => {
+      const { id } = await make.assistant();
+      return { params: { id }, observe: read(make, `/assistants/${id}`) };
+    },
+  },
+  takeAssistantOwnership: {
     prepare: async (make) => {
       const { id } = await make.assistant();
       return { params: { id }, observe: read(make, `/assistants/${id}`) };

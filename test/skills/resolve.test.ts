@@ -94,7 +94,7 @@ describe('runSettingsFor (what an automation naming a skill runs with)', () => {
 
   it("runs a pinned version with that version's prompt, tools and tier, even after newer versions", async () => {
     const id = await skillWithTwoVersions('private');
-    const source = { ...automation, organizationId: a.id, createdBy: a.member.id, skillId: id };
+    const source = { ...automation, organizationId: a.id, ownerId: a.member.id, skillId: id };
     await expect(runSettingsFor(em(), { ...source, skillVersion: 1 })).resolves.toEqual({
       systemPrompt: 'v1 prompt\n\nToday only.',
       model: 'standard',
@@ -106,7 +106,7 @@ describe('runSettingsFor (what an automation naming a skill runs with)', () => {
 
   it("fails with not_found when the skill is not visible to the automation's creator", async () => {
     const id = await skillWithTwoVersions('private');
-    const source = { ...automation, organizationId: a.id, createdBy: a.admin.id, skillId: id };
+    const source = { ...automation, organizationId: a.id, ownerId: a.admin.id, skillId: id };
     await expect(runSettingsFor(em(), source)).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -1,10 +1,15 @@
 // The rate-limit middleware: per API key (or session user) and per organization, one-minute
 // windows counted by the shared limiters (src/rate-limit/limiter.ts). Every authenticated response
 // carries X-RateLimit-Limit / -Remaining / -Reset (seconds until the window resets) for the
-// tighter of the two; a rejected request is 429 rate_limited with Retry-After.
-import type { RequestHandler, Response } from 'express';
+// tighter of the two; a rejected request is 429 rate_limited with Retry-After. A key may carry its
+// own per-minute limit (set at creation) instead of the default. Gateway calls count the same
+// counters inside the budget hold's script (billing/budget.ts, PendingAdmission), so they cost
+// one Redis round trip for both.
+import type { Request, RequestHandler, Response } from 'express';
+import type { PendingAdmission } from '../../billing/budget.js';
 import { metrics } from '../../metrics.js';
-import { createRateLimiters, rateLimitedError, type RateLimitDecision } from '../../rate-limit/limiter.js';
+import type { CounterHit, HitResult } from '../../rate-limit/counters.js';
+import { counterStoreFor, decision, rateLimitedError, type CounterStore, type RateLimitDecision } from '../../rate-limit/limiter.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from './auth.js';
 
@@ -20,22 +25,77 @@ function tighter(a: RateLimitDecision, b: RateLimitDecision): RateLimitDecision 
   return a.remaining <= b.remaining ? a : b;
 }
 
-/** Per credential and per organization limits for authenticated routes (mount after `authenticate`). */
+/** Routes whose requests count their rate limits in the budget hold's script (one Redis round trip). */
+const GATEWAY_PATHS = new Set(['/v1/chat/completions', '/v1/embeddings']);
+const MINUTE_MS = 60_000;
+
+/**
+ * Per credential and per organization limits for authenticated routes (mount after
+ * `authenticate`). A key's own `rateLimitPerMinute` replaces the per-key default. Gateway calls
+ * (POST /v1/chat/completions, /v1/embeddings) are not counted here: they carry a
+ * PendingAdmission that the budget hold counts in the same script (see billing/budget.ts), and
+ * the route counts it alone if the request ends before any hold.
+ */
 export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): RequestHandler {
-  const limiters = createRateLimiters(deps, [
-    { name: 'credential', points: deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE, durationSeconds: 60 },
-    { name: 'organization', points: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE, durationSeconds: 60 },
-  ]);
+  const store = counterStoreFor(deps);
   return async (req, res, next) => {
     const caller = callerOf(req);
     const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
-    const [byCredential, byOrganization] = await limiters.consume([credential, caller.organizationId]);
+    // The organization in a hash tag: the counters share a cluster slot with its budget keys.
+    const hits: CounterHit[] = [
+      { key: `rl:credential:{${caller.organizationId}}:${credential}`, windowMs: MINUTE_MS, limit: caller.keyLimits?.rateLimitPerMinute ?? deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE },
+      { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
+    ];
+    const admission = new Admission(hits, res, store);
+    // Full path: the gateway's routes are mounted at the root (gatewayRoutes), the others under /v1.
+    if (req.method === 'POST' && GATEWAY_PATHS.has(req.baseUrl + req.path)) {
+      req.admission = admission;
+    } else {
+      await admission.countAlone();
+    }
+    next();
+  };
+}
+
+/**
+ * Wraps a gateway route handler: a request counts its rate limits with its first budget hold; one
+ * that fails before any hold (bad body, unknown or forbidden model, DLP block) counts them here,
+ * alone, and an over-limit caller then gets the 429 instead of the other error.
+ */
+export function countingRateLimitOnFailure(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req, res) => {
+    try {
+      await handler(req, res);
+    } catch (error) {
+      await req.admission?.countAlone();
+      throw error;
+    }
+  };
+}
+
+/** A request's rate-limit counters, counted once: by its first budget hold, or alone. */
+class Admission implements PendingAdmission {
+  counted = false;
+
+  constructor(
+    readonly counters: CounterHit[],
+    private readonly res: Response,
+    private readonly store: CounterStore,
+  ) {}
+
+  apply(result: HitResult): void {
+    this.counted = true;
+    const [byCredential, byOrganization] = result.windows.map((counted, i) => decision(this.counters[i]!.limit, counted, result.admitted));
     const binding = tighter(byCredential!, byOrganization!);
     if (!binding.allowed) {
       metrics.rateLimitRejections.inc({ scope: byCredential!.allowed ? 'organization' : 'credential' });
       throw rateLimitedError(binding);
     }
-    setRateLimitHeaders(res, binding);
-    next();
-  };
+    if (!this.res.headersSent) setRateLimitHeaders(this.res, binding);
+  }
+
+  async countAlone(): Promise<void> {
+    if (this.counted) return;
+    this.apply(await this.store.hit(this.counters));
+  }
 }

@@ -5,12 +5,13 @@
 import { z } from 'zod';
 import { ERROR_MEANING, ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { automationOperations } from './operations.automations.js';
+import { gatewayOperations } from './operations.gateway.js';
 import { platformOperations } from './operations.platform.js';
 import { workspaceOperations } from './operations.workspace.js';
 import { apiSchemas, type Operation } from './registry.js';
 
 /** Every endpoint of the API, in the order the reference shows them. */
-export const apiOperations: Operation[] = [...platformOperations, ...automationOperations, ...workspaceOperations];
+export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...automationOperations, ...workspaceOperations];
 
 export const errorBody = z
   .object({

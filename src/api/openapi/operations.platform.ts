@@ -5,7 +5,17 @@ import { budgetBody, usageQuery } from '../../billing/billing.schemas.js';
 import { chatCompletionRequestSchema } from '../../gateway/chat.schemas.js';
 import { DETECTOR_TYPES } from '../../gateway/dlp/detectors.js';
 import { dlpPolicyUpdateBody } from '../../gateway/dlp/dlp.schemas.js';
-import { acceptInvitationBody, changeRoleBody, createApiKeyBody, idParam, inviteUserBody, loginBody, pageQuery } from '../../identity/identity.schemas.js';
+import {
+  acceptInvitationBody,
+  changeRoleBody,
+  changeStatusBody,
+  createApiKeyBody,
+  idParam,
+  inviteUserBody,
+  loginBody,
+  oidcLoginQuery,
+  pageQuery,
+} from '../../identity/identity.schemas.js';
 import type { Operation } from './registry.js';
 import * as r from './responses.js';
 
@@ -104,7 +114,11 @@ export const platformOperations: Operation[] = [
     operationId: 'oidcLogin',
     tag: 'Authentication',
     summary: 'Start OpenID Connect sign-in (redirects to the provider)',
+    description:
+      'With `invitation` (the token of an invitation link) the sign-in accepts that invitation: an invited user is activated only this way. ' +
+      '`organizationId` names the organization when the identity has accounts in several.',
     auth: 'none',
+    query: oidcLoginQuery,
     responses: { 302: { description: 'Redirect to the identity provider', headers: { Location: 'The authorization URL' } } },
     errors: ['not_found', 'service_unavailable'],
   },
@@ -167,11 +181,39 @@ export const platformOperations: Operation[] = [
     errors: ['not_found'],
   },
   {
+    method: 'put',
+    path: '/v1/users/{id}/status',
+    operationId: 'changeUserStatus',
+    tag: 'Users',
+    summary: 'Disable or re-enable a user',
+    description:
+      "Disabling ends the user's sessions and API keys at once on every instance, pauses the automations they own and makes the webhooks of what they own answer 404 until someone takes ownership. " +
+      'Admins manage members; only the owner manages admins; nobody changes the owner here.',
+    auth: 'caller',
+    role: 'admin',
+    pathParams: userId,
+    body: { id: 'ChangeStatusRequest', schema: changeStatusBody, required: true, example: { status: 'disabled' } },
+    responses: { 200: { description: 'The updated user', schema: r.userView } },
+    errors: ['not_found', 'conflict'],
+  },
+  {
+    method: 'post',
+    path: '/v1/users/{id}/transfer-ownership',
+    operationId: 'transferOwnership',
+    tag: 'Users',
+    summary: 'Hand ownership of the organization to another active user (the owner becomes admin; audited)',
+    auth: 'caller',
+    role: 'owner',
+    pathParams: userId,
+    responses: { 200: { description: 'The new owner', schema: r.userView } },
+    errors: ['not_found', 'conflict'],
+  },
+  {
     method: 'delete',
     path: '/v1/users/{id}',
     operationId: 'removeUser',
     tag: 'Users',
-    summary: 'Remove a user (their sessions and keys end at once)',
+    summary: 'Remove a user (their sessions and keys end at once; what they own pauses, its webhooks answer 404)',
     auth: 'caller',
     role: 'admin',
     pathParams: userId,
@@ -185,7 +227,8 @@ export const platformOperations: Operation[] = [
     tag: 'API keys',
     summary: 'Create an API key (the raw key is in this response only)',
     auth: 'caller',
-    body: { id: 'CreateApiKeyRequest', schema: createApiKeyBody, required: true, example: { name: 'CI pipeline' } },
+    description: 'Optional per-key gateway limits: `models` (model and tier ids of the gateway config; others get 403 `model_not_allowed`), `monthlyBudget` (USD; past it 402 `budget_exceeded`) and `rateLimitPerMinute` (shown in `X-RateLimit-*` when tighter than the organization\'s).',
+    body: { id: 'CreateApiKeyRequest', schema: createApiKeyBody, required: true, example: { name: 'CI pipeline', models: ['standard'], monthlyBudget: 25, rateLimitPerMinute: 60 } },
     responses: { 201: { description: 'The new key', schema: r.createdApiKey } },
     errors: ['quota_exceeded'],
   },
@@ -248,7 +291,7 @@ export const platformOperations: Operation[] = [
       200: { description: 'The completion (`stream: false`)', schema: r.chatCompletion },
       // The streamed variant shares the status; the builder adds it as a second content type.
     },
-    errors: ['budget_exceeded', 'dlp_blocked', 'not_found', 'provider_error', 'provider_unavailable', 'service_unavailable'],
+    errors: ['budget_exceeded', 'dlp_blocked', 'model_not_allowed', 'not_found', 'provider_error', 'provider_unavailable', 'service_unavailable'],
   },
   {
     method: 'get',

@@ -262,6 +262,18 @@ const assistants: Operation[] = [
     responses: { 200: { description: 'The assistant with its new webhookUrl', schema: r.assistantView } },
     errors: ['not_found', 'forbidden'],
   },
+  {
+    method: 'post',
+    path: '/v1/assistants/{id}/take-ownership',
+    operationId: 'takeAssistantOwnership',
+    tag: 'Assistants',
+    summary: 'Become the owner: its executions act as you, and only you change what it runs (audited)',
+    auth: 'caller',
+    role: 'admin',
+    pathParams: assistantId,
+    responses: { 200: { description: 'The assistant with its new ownerId', schema: r.assistantView } },
+    errors: ['not_found', 'forbidden'],
+  },
 ];
 
 const webhooks: Operation[] = [

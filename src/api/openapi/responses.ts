@@ -35,6 +35,12 @@ export const userView = z
 export const signedInResponse = z.object({ user: userView }).register(apiSchemas, { id: 'SignedIn' });
 export const userList = list('users', userView).register(apiSchemas, { id: 'UserList' });
 
+const apiKeyLimits = {
+  models: z.array(z.string()).nullable().describe('Model and tier ids the key may use; null = every one'),
+  monthlyBudget: z.number().nullable().describe("USD per month for this key alone; null = only the organization's cap"),
+  rateLimitPerMinute: z.number().int().nullable().describe('Requests per minute; null = the service default'),
+};
+
 export const apiKeyView = z
   .object({
     id: z.string(),
@@ -44,6 +50,8 @@ export const apiKeyView = z
     createdAt: timestamp,
     lastUsedAt: nullableTimestamp,
     revokedAt: nullableTimestamp,
+    ...apiKeyLimits,
+    spentThisMonth: z.number().describe('USD recorded for this key in the current calendar month (UTC)'),
   })
   .register(apiSchemas, { id: 'ApiKey' });
 export const createdApiKey = z
@@ -53,6 +61,7 @@ export const createdApiKey = z
     key: z.string().describe('The raw key (svc_live_...): shown in this response only'),
     prefix: z.string(),
     createdAt: timestamp,
+    ...apiKeyLimits,
   })
   .register(apiSchemas, { id: 'CreatedApiKey' });
 export const apiKeyList = list('apiKeys', apiKeyView).register(apiSchemas, { id: 'ApiKeyList' });
@@ -130,7 +139,10 @@ export const automationListItem = z
 export const automationList = list('automations', automationListItem).register(apiSchemas, { id: 'AutomationList' });
 export const automationView = automationListItem
   .extend({
+    ownerId: z.string().describe('The user its runs act as (role, connections, skills, usage)'),
     systemPrompt: z.string(),
+    skillId: z.string().nullable(),
+    skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
     channels: z.array(channelView),
     skippedFires: z.number().int(),
@@ -304,11 +316,13 @@ export const assistantView = z
     systemPrompt: z.string(),
     model: z.string(),
     skillId: z.string().nullable(),
+    skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
     channels: z.array(channelView),
     trigger: z.object({ type: z.literal('webhook') }).nullable(),
     webhookUrl: z.string().optional().describe("Only for the creator, admins and the owner, and only with a webhook trigger"),
     createdBy: z.string(),
+    ownerId: z.string().describe('The user its executions act as; only they change what it runs'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

@@ -10,7 +10,7 @@ export function apiKeysRoutes(deps: AppDeps): Router {
 
   router.post('/api-keys', async (req, res) => {
     const body = parseInput(createApiKeyBody, req.body);
-    res.status(201).json(await createApiKey(identityContext(deps, req), body, deps.config));
+    res.status(201).json(await createApiKey(identityContext(deps, req), body, deps.config, deps.gateway.models()));
   });
 
   router.get('/api-keys', async (req, res) => {

@@ -1,4 +1,5 @@
-// /v1/assistants: CRUD of the organization's assistants and regeneration of their webhook URL.
+// /v1/assistants: CRUD of the organization's assistants, regeneration of their webhook URL and
+// take-ownership.
 import { Router } from 'express';
 import { createAssistantSchema, parseInput, updateAssistantSchema } from '../../assistants/assistants.schemas.js';
 import {
@@ -7,6 +8,7 @@ import {
   getAssistant,
   listAssistants,
   regenerateAssistantWebhook,
+  takeAssistantOwnership,
   updateAssistant,
 } from '../../assistants/assistants.service.js';
 import type { AppDeps } from '../../runtime-deps.js';
@@ -40,6 +42,10 @@ export function assistantRoutes(deps: AppDeps): Router {
 
   router.post('/assistants/:id/webhook/regenerate', async (req, res) => {
     res.json(await regenerateAssistantWebhook(deps, callerOf(req), req.params.id));
+  });
+
+  router.post('/assistants/:id/take-ownership', async (req, res) => {
+    res.json(await takeAssistantOwnership(deps, callerOf(req), req.params.id, req.requestId));
   });
 
   return router;

@@ -3,7 +3,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, forbidden } from '../../errors.js';
 import { readCookie } from '../../identity/cookies.js';
-import { acceptInvitationBody, loginBody, parseInput } from '../../identity/identity.schemas.js';
+import { acceptInvitationBody, loginBody, oidcLoginQuery, parseInput } from '../../identity/identity.schemas.js';
 import { acceptInvitation } from '../../identity/invitations.service.js';
 import { createOidcSignIn, OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_MS } from '../../identity/oidc.js';
 import { SESSION_COOKIE, sessionSettings, type SessionSettings } from '../../identity/session-settings.js';
@@ -64,9 +64,10 @@ export function authRoutes(deps: AppDeps): Router {
     res.status(204).end();
   });
 
-  router.get('/auth/oidc/login', async (_req, res) => {
+  router.get('/auth/oidc/login', async (req, res) => {
     if (!oidc) throw new AppError('not_found', 'OpenID Connect sign-in is not configured');
-    const { authorizationUrl, flowCookie } = await oidc.begin(deps.clock.now());
+    const intent = parseInput(oidcLoginQuery, req.query);
+    const { authorizationUrl, flowCookie } = await oidc.begin(deps.clock.now(), intent);
     res.cookie(OIDC_FLOW_COOKIE, flowCookie, {
       httpOnly: true,
       secure: settings.secure,

@@ -9,6 +9,7 @@ import {
   listRuns,
   pauseAutomation,
   runAutomationNow,
+  takeAutomationOwnership,
   updateAutomation,
 } from '../../automations/automations.service.js';
 import type { AppDeps } from '../../runtime-deps.js';
@@ -38,6 +39,9 @@ export function automationsRoutes(deps: AppDeps): Router {
   });
   router.post('/automations/:id/pause', async (req, res) => {
     res.json(await pauseAutomation(deps, callerOf(req), req.params.id));
+  });
+  router.post('/automations/:id/take-ownership', async (req, res) => {
+    res.json(await takeAutomationOwnership(deps, callerOf(req), req.params.id, req.requestId));
   });
   router.post('/automations/:id/run', async (req, res) => {
     res.status(202).json(await runAutomationNow(deps, callerOf(req), req.params.id));

@@ -1,11 +1,14 @@
 // Users of the caller's organization: GET /users, GET /users/me, POST /users/invite,
-// PUT /users/{id}/role, DELETE /users/{id}. Role rules live in the services.
+// PUT /users/{id}/role, PUT /users/{id}/status, POST /users/{id}/transfer-ownership,
+// DELETE /users/{id}. Role rules live in the services; disabling or removing a user also pauses
+// the automations they own (their webhooks answer 404 by themselves, see webhooks.service.ts).
 import { Router } from 'express';
-import { changeRoleBody, idParam, inviteUserBody, parseInput } from '../../identity/identity.schemas.js';
+import { pauseAutomationsOwnedBy } from '../../automations/automations.service.js';
+import { changeRoleBody, changeStatusBody, idParam, inviteUserBody, parseInput } from '../../identity/identity.schemas.js';
 import { inviteUser } from '../../identity/invitations.service.js';
-import { changeUserRole, getCurrentUser, listUsers, removeUser } from '../../identity/users.service.js';
+import { changeUserRole, getCurrentUser, listUsers, removeUser, setUserStatus, transferOwnership } from '../../identity/users.service.js';
 import type { AppDeps } from '../../runtime-deps.js';
-import { identityContext, requireRole } from '../middleware/auth.js';
+import { callerOf, identityContext, requireRole } from '../middleware/auth.js';
 
 export function usersRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -29,9 +32,23 @@ export function usersRoutes(deps: AppDeps): Router {
     res.json(await changeUserRole(identityContext(deps, req), id, body.role));
   });
 
+  router.put('/users/:id/status', requireRole('admin'), async (req, res) => {
+    const id = parseInput(idParam, req.params.id, 'id');
+    const body = parseInput(changeStatusBody, req.body);
+    const user = await setUserStatus(identityContext(deps, req), id, body.status);
+    if (body.status === 'disabled') await pauseAutomationsOwnedBy(deps, callerOf(req).organizationId, id);
+    res.json(user);
+  });
+
+  router.post('/users/:id/transfer-ownership', requireRole('owner'), async (req, res) => {
+    const id = parseInput(idParam, req.params.id, 'id');
+    res.json(await transferOwnership(identityContext(deps, req), id));
+  });
+
   router.delete('/users/:id', requireRole('admin'), async (req, res) => {
     const id = parseInput(idParam, req.params.id, 'id');
     await removeUser(identityContext(deps, req), id);
+    await pauseAutomationsOwnedBy(deps, callerOf(req).organizationId, id);
     res.status(204).end();
   });
 

@@ -11,6 +11,9 @@ import { Migration20261122006000_billing } from './Migration20261122006000_billi
 import { Migration20261122006100_usage_hourly } from './Migration20261122006100_usage_hourly.js';
 import { Migration20261122007000_webhooks_assistants } from './Migration20261122007000_webhooks_assistants.js';
 import { Migration20261122008000_automation_skills } from './Migration20261122008000_automation_skills.js';
+import { Migration20261125020000_run_identity } from './Migration20261125020000_run_identity.js';
+import { Migration20261125060000_api_key_limits } from './Migration20261125060000_api_key_limits.js';
+import { Migration20261125070000_gateway_cache } from './Migration20261125070000_gateway_cache.js';
 import { Migration20261125090000_automation_run_counts } from './Migration20261125090000_automation_run_counts.js';
 
 export const migrationsList = [
@@ -25,5 +28,8 @@ export const migrationsList = [
   { name: 'Migration20261122006100_usage_hourly', class: Migration20261122006100_usage_hourly },
   { name: 'Migration20261122007000_webhooks_assistants', class: Migration20261122007000_webhooks_assistants },
   { name: 'Migration20261122008000_automation_skills', class: Migration20261122008000_automation_skills },
+  { name: 'Migration20261125020000_run_identity', class: Migration20261125020000_run_identity },
+  { name: 'Migration20261125060000_api_key_limits', class: Migration20261125060000_api_key_limits },
+  { name: 'Migration20261125070000_gateway_cache', class: Migration20261125070000_gateway_cache },
   { name: 'Migration20261125090000_automation_run_counts', class: Migration20261125090000_automation_run_counts },
 ];

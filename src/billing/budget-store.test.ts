@@ -1,0 +1,93 @@
+// The budget store's hold with what issue 18 added to it: an API key's own budget held in the
+// same step as the organization's cap, and the request's rate-limit counters counted in it too
+// (one Redis round trip). Run on the in-process twin and on real Redis (the Lua scripts): both
+// must apply the same rule.
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createLogger } from '../logger.js';
+import type { CounterHit } from '../rate-limit/counters.js';
+import { openSharedState, type SharedState } from '../redis.js';
+import type { BudgetStore, HoldRequest } from './budget-store.js';
+import { budgetStoreFor } from './budget-store-for.js';
+
+const stores: { name: string; open: () => Promise<SharedState> }[] = [
+  { name: 'in-process twin', open: async () => openSharedState({}, createLogger({ level: 'silent' })) },
+];
+const redisUrl = inject('redisUrl');
+if (redisUrl) {
+  stores.push({ name: 'Redis scripts', open: () => openSharedState({ redisUrl, keyPrefix: `unit:${randomUUID()}:` }, createLogger({ level: 'silent' })) });
+}
+
+describe.each(stores)('budget store holds on the $name', ({ open }) => {
+  let shared: SharedState;
+  let store: BudgetStore;
+  const ref = { organizationId: randomUUID(), period: '2026-11' };
+  const now = 1_000_000;
+  let holds = 0;
+  const hold = (amount: number, extra: Partial<HoldRequest> = {}): HoldRequest => ({
+    ...ref, holdId: `hold-${++holds}`, amount, nowMs: now, expiresAtMs: now + 60_000, ...extra,
+  });
+
+  beforeEach(async () => {
+    shared = await open();
+    store = budgetStoreFor(shared);
+    ref.organizationId = randomUUID();
+  });
+  afterEach(async () => shared.close());
+
+  it("asks for the key's spend before holding against a key budget it has not loaded", async () => {
+    await store.initialise(ref, { cap: null, version: 1 }, 0, 3600);
+    expect(await store.hold(hold(10, { key: { keyId: 'k1', cap: 100 } }))).toEqual({ status: 'uninitialised' });
+    await store.initialise(ref, { cap: null, version: 1 }, 0, 3600, { keyId: 'k1', spent: 95 });
+    expect(await store.hold(hold(10, { key: { keyId: 'k1', cap: 100 } }))).toMatchObject({ status: 'exceeded', scope: 'key', cap: 100, spent: 95, reserved: 0 });
+    expect((await store.hold(hold(5, { key: { keyId: 'k1', cap: 100 } }))).status).toBe('held');
+  });
+
+  it("holds against the key's budget and the organization's cap; release and settle move only what they should", async () => {
+    await store.initialise(ref, { cap: 1000, version: 1 }, 0, 3600, { keyId: 'k1', spent: 0 });
+    const key = { keyId: 'k1', cap: 100 };
+    const first = hold(60, { key });
+    expect((await store.hold(first)).status).toBe('held');
+    expect(await store.hold(hold(60, { key }))).toMatchObject({ status: 'exceeded', scope: 'key', reserved: 60 });
+    // Another key (no budget of its own) still has the organization's cap.
+    expect((await store.hold(hold(500))).status).toBe('held');
+    expect(await store.hold(hold(500))).toMatchObject({ status: 'exceeded', scope: 'organization' });
+
+    await store.release(ref, first.holdId);
+    const second = hold(90, { key });
+    expect((await store.hold(second)).status).toBe('held');
+    await store.settle(ref, second.holdId, 30, 'k1');
+    // Key: 30 spent, 0 reserved; 71 more would pass its 100.
+    expect(await store.hold(hold(71, { key }))).toMatchObject({ status: 'exceeded', scope: 'key', spent: 30, reserved: 0 });
+    expect((await store.hold(hold(70, { key }))).status).toBe('held');
+    expect(await store.read(ref, now)).toEqual({ cap: 1000, spent: 30, reserved: 570 });
+  });
+
+  it("frees an expired hold's share of the key budget", async () => {
+    await store.initialise(ref, { cap: null, version: 1 }, 0, 3600, { keyId: 'k1', spent: 0 });
+    const key = { keyId: 'k1', cap: 100 };
+    expect((await store.hold(hold(100, { key, expiresAtMs: now + 10 }))).status).toBe('held');
+    expect((await store.hold(hold(100, { key }))).status).toBe('exceeded');
+    expect((await store.hold(hold(100, { key, nowMs: now + 11 }))).status).toBe('held');
+  });
+
+  it('counts the rate-limit counters in the same step: a rejected request is neither counted nor held', async () => {
+    await store.initialise(ref, { cap: 100, version: 1 }, 0, 3600);
+    const tag = randomUUID();
+    const counters: CounterHit[] = [
+      { key: `rl:credential:{${tag}}:key:a`, windowMs: 60_000, limit: 2 },
+      { key: `rl:organization:{${tag}}`, windowMs: 60_000, limit: 10 },
+    ];
+    const first = await store.hold(hold(10, { counters }));
+    expect(first).toMatchObject({ status: 'held', rate: { admitted: true } });
+    expect(first.status === 'held' && first.rate!.windows.map((w) => w.count)).toEqual([1, 1]);
+    // Over the budget, but within the rate: counted, not held.
+    const over = await store.hold(hold(95, { counters }));
+    expect(over).toMatchObject({ status: 'exceeded', scope: 'organization', rate: { admitted: true } });
+    const limited = await store.hold(hold(10, { counters }));
+    expect(limited).toMatchObject({ status: 'limited', rate: { admitted: false } });
+    expect(limited.status === 'limited' && limited.rate.windows.map((w) => w.count)).toEqual([2, 2]);
+    expect(limited.status === 'limited' && limited.rate.windows[0]!.msLeft).toBeGreaterThan(0);
+    expect(await store.read(ref, now)).toEqual({ cap: 100, spent: 0, reserved: 10 });
+  });
+});

@@ -1,0 +1,28 @@
+// What a calling API key may do on the gateway: use only the models and tiers on its allow-list
+// (403 model_not_allowed, `param: "model"`), and hold its calls against its own monthly budget
+// and the request's rate-limit counters (see billing/budget.ts).
+import type { ReserveOptions } from '../billing/budget.js';
+import { AppError } from '../errors.js';
+import type { ChatContext } from './types.js';
+
+/** Throws 403 model_not_allowed when the caller's key does not list `model` (a model id or a tier). */
+export function assertModelAllowed(context: ChatContext, model: string): void {
+  const allowed = context.keyLimits?.models;
+  if (allowed && !allowed.includes(model)) {
+    throw new AppError('model_not_allowed', `This API key may not use the model '${model}'`, { param: 'model' });
+  }
+}
+
+/** Whether the caller's key may use `model` (GET /v1/models lists only those). */
+export function isModelAllowed(context: Pick<ChatContext, 'keyLimits'>, model: string): boolean {
+  const allowed = context.keyLimits?.models;
+  return !allowed || allowed.includes(model);
+}
+
+/** The budget hold options of a call: the key with its own budget, and the pending rate-limit counters. */
+export function holdOptionsOf(context: ChatContext): ReserveOptions {
+  return {
+    apiKey: context.apiKeyId ? { id: context.apiKeyId, monthlyBudget: context.keyLimits?.monthlyBudget ?? null } : undefined,
+    admission: context.admission,
+  };
+}
