@@ -47,6 +47,33 @@ const ERROR_TYPE: Record<ErrorCode, string> = {
   service_unavailable: 'server_error',
 };
 
+/**
+ * What each code means, for the OpenAPI document. The two 503s are distinct on purpose:
+ * `provider_unavailable` is about the upstream AI providers (chat completions: every target of
+ * the model or tier failed or is circuit-open), `service_unavailable` about the service's own
+ * dependencies (database, Redis, Temporal, SMTP, the OIDC identity provider). docs/DESIGN-NOTES.md.
+ */
+export const ERROR_MEANING: Record<ErrorCode, string> = {
+  bad_request: 'invalid body, query or path value; `param` names the first bad field',
+  skill_not_publishable: 'the skill is not public or has no version',
+  unauthorized: 'missing, invalid or revoked API key or session',
+  budget_exceeded: "the organization's monthly budget is spent",
+  forbidden: "valid credentials, insufficient role (or a cookie request from a foreign origin)",
+  dlp_blocked: 'the DLP policy blocked the content; names detector types, never the text',
+  model_not_allowed: "the API key's model allow-list does not include the requested model",
+  quota_exceeded: "one more of this resource would pass the organization's or user's quota; remove one first",
+  not_found: 'no such resource visible to the caller (other organizations included)',
+  method_not_allowed: 'the path exists, the method does not',
+  conflict: 'the request conflicts with the current state',
+  payload_too_large: 'the body is over the size limit',
+  unsupported_media_type: 'the body is not JSON',
+  rate_limited: 'too many requests; X-RateLimit-* and Retry-After say when to retry',
+  internal_error: 'an unexpected failure (never a stack trace)',
+  provider_error: 'the upstream AI provider answered with an error',
+  provider_unavailable: 'every configured upstream AI provider for the model or tier is unavailable (unreachable, timed out, 5xx/429, or circuit open)',
+  service_unavailable: "one of the service's own dependencies (database, Redis, Temporal, SMTP, the OIDC identity provider) is unavailable",
+};
+
 export interface AppErrorOptions {
   /** The request field at fault, e.g. `messages[0].role`. */
   param?: string | null;

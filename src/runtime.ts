@@ -36,51 +36,67 @@ export async function openRuntime(
   overrides: { database?: DatabaseTarget; clock?: Clock } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
+  // What is open so far, closed in reverse when a later step fails (a bad gateway config, Redis
+  // or Temporal unreachable): an open pool or client would keep the failed process alive.
+  const opened: (() => Promise<void> | void)[] = [];
   // First: a production start without SECRET_KEY stops here, before it touches anything.
   const secretKey = resolveSecretKey(config, logger);
   // Before anything that makes spans or Temporal clients: the interceptors need the provider.
   await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
-  const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
-  const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
-  const temporal = await connectTemporal({
-    connection: temporalConnectionOptions(config),
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    codec: createPayloadCodec(secretKey, config),
-    interceptors: await clientTracingInterceptors(),
-  });
-  const secrets = createSecretBox(secretKey, previousSecretKeys(config));
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    from: config.MAIL_FROM,
-    outboxDir: path.join(config.dataDir, 'outbox'),
-    logger,
-  });
-  const budget = createBudgetLedger({
-    orm,
-    shared,
-    clock,
-    logger,
-    reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
-  });
-  const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
-  return {
-    config,
-    logger,
-    orm,
-    shared,
-    temporal,
-    clock,
-    gateway,
-    budget,
-    mailer,
-    secrets,
-    async close() {
-      await gateway.close();
-      mailer.close();
-      await temporal.close();
-      await shared.close();
-      await orm.close();
-    },
-  };
+  try {
+    const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
+    opened.push(() => orm.close());
+    const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+    opened.push(() => shared.close());
+    const temporal = await connectTemporal({
+      connection: temporalConnectionOptions(config),
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      codec: createPayloadCodec(secretKey, config),
+      interceptors: await clientTracingInterceptors(),
+    });
+    opened.push(() => temporal.close());
+    const secrets = createSecretBox(secretKey, previousSecretKeys(config));
+    const mailer = createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      logger,
+    });
+    opened.push(() => mailer.close());
+    const budget = createBudgetLedger({
+      orm,
+      shared,
+      clock,
+      logger,
+      reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
+    });
+    const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
+    return {
+      config,
+      logger,
+      orm,
+      shared,
+      temporal,
+      clock,
+      gateway,
+      budget,
+      mailer,
+      secrets,
+      async close() {
+        await gateway.close();
+        mailer.close();
+        await temporal.close();
+        await shared.close();
+        await orm.close();
+      },
+    };
+  } catch (error) {
+    for (const close of opened.reverse()) {
+      await Promise.resolve()
+        .then(close)
+        .catch((closeError: unknown) => logger.warn({ err: closeError }, 'closing after a failed start failed'));
+    }
+    throw error;
+  }
 }

@@ -6,7 +6,6 @@
 //   env: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_ROWS (1000000),
 //        BENCH_ITERATIONS (100), BENCH_KEEP_DATABASE (set: keep the database for EXPLAIN)
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { usageReport, type BillingDeps } from '../../src/billing/billing.service.js';
 import type { UsageQuery } from '../../src/billing/billing.schemas.js';
 import { billingPeriodOf } from '../../src/billing/period.js';
@@ -15,68 +14,10 @@ import { openDatabase, type Orm } from '../../src/db/orm.js';
 import type { Caller } from '../../src/identity/caller.js';
 import { createLogger } from '../../src/logger.js';
 import { openSharedState } from '../../src/redis.js';
+import { databaseUrl, MODELS, seedUsage, USERS, withAdmin } from './seed.js';
 
-const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 100);
-const USERS = 50;
-const MODELS = 8;
-
-async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** One organization, 50 users, `rows` records spread evenly over the 30 days before now. */
-async function seed(url: string, now: Date): Promise<{ organizationId: string; seconds: number }> {
-  const organizationId = randomUUID();
-  const userIds = Array.from({ length: USERS }, () => randomUUID());
-  return withClient(url, async (client) => {
-    await client.query('insert into organizations (id, name, created_at, updated_at) values ($1, $2, now(), now())', [organizationId, 'Bench']);
-    await client.query(
-      `insert into users (id, organization_id, email, role, status, created_at, updated_at)
-       select u, $1, 'user' || ordinality || '@bench.test', 'member', 'active', now(), now()
-       from unnest($2::uuid[]) with ordinality as u`,
-      [organizationId, userIds],
-    );
-    const started = performance.now();
-    await client.query(
-      `insert into usage_records (id, organization_id, user_id, source, model, provider, upstream_model,
-                                  input_tokens, output_tokens, cost, estimated, created_at)
-       select gen_random_uuid(), $1, ($2::uuid[])[1 + i % ${USERS}], 'gateway', 'model-' || (i % ${MODELS}), 'fake', 'upstream',
-              100 + i % 900, 10 + i % 300, ((100 + i % 900) * 0.15 + (10 + i % 300) * 0.6) / 1e6, false,
-              $3::timestamptz - interval '30 days' + (i::float8 / $4) * interval '30 days'
-       from generate_series(1, $4::int) as i`,
-      [organizationId, userIds, now.toISOString(), rows],
-    );
-    const seconds = (performance.now() - started) / 1000;
-    await client.query('vacuum analyze usage_records');
-    await client.query('vacuum analyze usage_daily');
-    await client.query('vacuum analyze usage_hourly');
-    return { organizationId, seconds };
-  });
-}
-
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
 
 interface Stats {
   p50: number;
@@ -115,7 +56,7 @@ async function main(): Promise<void> {
     const url = databaseUrl(name);
     orm = await openDatabase({ databaseUrl: url, poolMax: 4 });
     const now = new Date();
-    const { organizationId, seconds } = await seed(url, now);
+    const { organizationId, seconds } = await seedUsage(url, now, rows);
     const shared = await openSharedState({ redisUrl: process.env.REDIS_URL, keyPrefix: `bench:${name}:` }, logger);
     const deps: BillingDeps = { config: { BUDGET_RESERVATION_TTL_SECONDS: 600 }, orm, shared, clock: systemClock, logger };
     const caller: Caller = { organizationId, userId: randomUUID(), email: 'bench@bench.test', role: 'owner', via: 'api_key' };

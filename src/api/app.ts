@@ -8,6 +8,8 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { jsonBody, rejectNulCharacters, requireJsonMediaType } from './middleware/body.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { pathParamContaining, validatePathParams } from './middleware/path-params.js';
+import { apiOperations } from './openapi/document.js';
 import { traceRequests } from './middleware/tracing.js';
 import { tracing } from '../telemetry/tracing.js';
 import { billingRoutes } from './routes/billing.js';
@@ -22,6 +24,7 @@ import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
 import { healthRoutes } from './routes/health.js';
 import { docsRoutes } from './routes/docs.js';
+import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { assistantRoutes } from './routes/assistants.js';
 import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
@@ -48,7 +51,9 @@ export function buildApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.TRUST_PROXY?.length ? deps.config.TRUST_PROXY : false);
   app.set('query parser', 'simple');
 
-  const body = [requireJsonMediaType(), jsonBody(deps.config.BODY_LIMIT_BYTES), rejectNulCharacters()];
+  // A NUL inside a path parameter is named like any malformed id (docs/DESIGN-NOTES.md).
+  const nulInPathParam = (method: string, path: string) => pathParamContaining(apiOperations, method, path, '%00');
+  const body = [requireJsonMediaType(), jsonBody(deps.config.BODY_LIMIT_BYTES), rejectNulCharacters(nulInPathParam)];
   // After body parsing: the span's context must be current when the routes run, and a body
   // stream's callbacks would not carry it. Mounted only when traces are on.
   const traced = tracing() ? [traceRequests()] : [];
@@ -61,11 +66,17 @@ export function buildApp(deps: AppDeps): Express {
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));
   app.use(`/v1${CODEC_PATH}`, codecCors(deps.config.temporalUiOrigin));
+  app.use(validatePathParams(apiOperations.filter((o) => !o.path.startsWith('/v1/')), '', ['none']));
+  app.use(marketplaceRoutes(deps));
   for (const handler of [...body, ...traced]) app.use(handler);
 
   const v1 = express.Router();
+  // Malformed path ids are 400 naming the parameter on every route (docs/DESIGN-NOTES.md);
+  // for authenticated routes only once the caller is known, so 401 comes first.
+  v1.use(validatePathParams(apiOperations, '/v1', ['none', 'webhookUrl']));
   for (const routes of publicV1Routes) v1.use(routes(deps));
   for (const handler of authenticated) v1.use(handler);
+  v1.use(validatePathParams(apiOperations, '/v1', ['caller']));
   for (const routes of authenticatedV1Routes) v1.use(routes(deps));
   app.use('/v1', v1);
 

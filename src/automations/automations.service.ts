@@ -228,12 +228,11 @@ export async function startAutomationRun(
 export async function listRuns(deps: Deps, caller: Caller, id: string, query: unknown) {
   const { limit, offset, status } = parseOrThrow(listRunsQuerySchema, query);
   const automation = await findAutomation(deps, caller, id);
-  const [runs, total] = await deps.orm.em.fork().findAndCount(
-    AutomationRun,
-    { automationId: automation.id, ...(status ? { status } : {}) },
-    { orderBy: { startedAt: 'desc', id: 'desc' }, limit, offset },
-  );
-  return { runs: runs.map(runView), total };
+  const [runs, counts] = await Promise.all([
+    deps.orm.em.fork().find(AutomationRun, { automationId: automation.id, ...(status ? { status } : {}) }, { orderBy: { startedAt: 'desc', id: 'desc' }, limit, offset }),
+    runCounts(deps, automation.id),
+  ]);
+  return { runs: runs.map(runView), total: status ? counts[status] : Object.values(counts).reduce((a, b) => a + b, 0) };
 }
 
 // --- helpers -------------------------------------------------------------------------------
@@ -321,18 +320,22 @@ function storeChannels(deps: Deps, channels: ChannelInput[], previous: StoredCha
   return { channels: stored, revealed };
 }
 
-async function runSummary(deps: Deps, automationId: string) {
-  const em = deps.orm.em.fork();
-  const rows = await em
+/** Runs per status, from the trigger-kept counters (a count(*) over 1M runs took ~300 ms). */
+async function runCounts(deps: Deps, automationId: string): Promise<Record<(typeof RUN_STATUSES)[number], number>> {
+  const rows = await deps.orm.em
+    .fork()
     .getConnection()
-    .execute<{ status: string; count: string | number }[]>(
-      'select "status", count(*) as "count" from "automation_runs" where "automation_id" = ? group by "status"',
-      [automationId],
-    );
+    .execute<{ status: string; runs: string | number }[]>('select "status", "runs" from "automation_run_counts" where "automation_id" = ?', [automationId]);
   const counts = Object.fromEntries(RUN_STATUSES.map((status) => [status, 0])) as Record<(typeof RUN_STATUSES)[number], number>;
   for (const row of rows) {
-    if (row.status in counts) counts[row.status as keyof typeof counts] = Number(row.count);
+    if (row.status in counts) counts[row.status as keyof typeof counts] = Number(row.runs);
   }
+  return counts;
+}
+
+async function runSummary(deps: Deps, automationId: string) {
+  const em = deps.orm.em.fork();
+  const counts = await runCounts(deps, automationId);
   const recent = await em.find(AutomationRun, { automationId }, { orderBy: { startedAt: 'desc', id: 'desc' }, limit: 5 });
   return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0), recentRuns: recent.map(runView) };
 }

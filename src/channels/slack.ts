@@ -3,7 +3,7 @@
 // prevents a second post on retry.
 import { request } from 'undici';
 import type { ChannelMessage, DeliveryReceipt } from './types.js';
-import { PermanentDeliveryError } from './types.js';
+import { messageLabel, PermanentDeliveryError } from './types.js';
 
 export interface SlackSettings {
   apiUrl: string;
@@ -23,9 +23,9 @@ export async function postToSlack(settings: SlackSettings, channel: string, mess
     headers: { authorization: `Bearer ${settings.botToken}`, 'content-type': 'application/json; charset=utf-8' },
     body: JSON.stringify({
       channel,
-      text: `*${message.automationName}*\n${message.output}`,
+      text: `*${message.kind === 'assistant_webhook' ? message.assistantName : message.automationName}*\n${message.output}`,
       unfurl_links: false,
-      metadata: { event_type: 'automation_run', event_payload: { delivery_id: message.deliveryId, run_id: message.runId } },
+      metadata: { event_type: messageLabel(message).kind, event_payload: { delivery_id: message.deliveryId, run_id: message.kind === 'assistant_webhook' ? message.executionId : message.runId } },
     }),
     headersTimeout: 15_000,
     bodyTimeout: 15_000,

@@ -1,8 +1,11 @@
-// What every output channel receives: the run's output plus a delivery id that stays the same
-// across retries, so the receiving side (and our own delivery record) can recognise a repeat.
+// What every output channel receives: the output plus a delivery id that stays the same across
+// retries, so the receiving side (and our own delivery record) can recognise a repeat. Two
+// producers send: automation runs and assistants' webhook executions, each labelled as itself.
 import type { ChannelType } from '../automations/entities.js';
 
-export interface ChannelMessage {
+/** The output of an automation run. `kind` may be omitted (the original message shape). */
+export interface AutomationRunMessage {
+  kind?: 'automation_run';
   /** `<runId>:<channelIndex>`: stable across activity retries. */
   deliveryId: string;
   automationId: string;
@@ -11,6 +14,39 @@ export interface ChannelMessage {
   trigger: string;
   startedAt: string;
   output: string;
+}
+
+/** The answer of an assistant to a webhook call (no automation, no run involved). */
+export interface AssistantWebhookMessage {
+  kind: 'assistant_webhook';
+  /** `<executionId>:<channelIndex>`: derived, never random, so stable across activity retries. */
+  deliveryId: string;
+  assistantId: string;
+  assistantName: string;
+  executionId: string;
+  /** When the webhook call was acknowledged. */
+  receivedAt: string;
+  output: string;
+}
+
+export type ChannelMessage = AutomationRunMessage | AssistantWebhookMessage;
+
+/** The label each channel shows: event name, title and a one-line reference. */
+export function messageLabel(message: ChannelMessage): { event: string; kind: string; title: string; reference: string } {
+  if (message.kind === 'assistant_webhook') {
+    return {
+      event: 'assistant.webhook.completed',
+      kind: 'assistant_webhook',
+      title: `[Assistant] ${message.assistantName}`,
+      reference: `Webhook execution ${message.executionId} received ${message.receivedAt}`,
+    };
+  }
+  return {
+    event: 'automation.run.completed',
+    kind: 'automation_run',
+    title: `[Automation] ${message.automationName}`,
+    reference: `Run ${message.runId} (${message.trigger}) started ${message.startedAt}`,
+  };
 }
 
 export interface ChannelTarget {

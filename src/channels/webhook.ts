@@ -3,18 +3,33 @@
 // X-Service-Timestamp is the attempt time; X-Service-Signature-V2 is
 // `sha256=<hex HMAC-SHA256 of "<X-Service-Timestamp>.<body>">`, so a captured delivery cannot be
 // replayed later under a fresh timestamp (receivers check the timestamp is within 5 minutes, README
-// "Webhooks"); X-Service-Delivery-Id is stable across retries, so a receiver can drop a repeat.
-// The body is built from the run alone: every retry sends the same bytes.
+// "Webhooks"); X-Service-Delivery-Id is stable across retries, so a receiver can drop a repeat;
+// X-Service-Event names what produced it (an automation run or an assistant's webhook execution).
+// The body is built from the message alone: every retry sends the same bytes.
 import { createHmac } from 'node:crypto';
 import type { Agent } from 'undici';
 import { request } from 'undici';
 import { assertPublicUrl } from './safe-target.js';
 import type { ChannelMessage, DeliveryReceipt } from './types.js';
-import { PermanentDeliveryError } from './types.js';
+import { messageLabel, PermanentDeliveryError } from './types.js';
 
 export const WEBHOOK_EVENT = 'automation.run.completed';
+export const ASSISTANT_WEBHOOK_EVENT = 'assistant.webhook.completed';
 
 export function webhookBody(message: ChannelMessage): string {
+  if (message.kind === 'assistant_webhook') {
+    return JSON.stringify({
+      id: message.deliveryId,
+      event: ASSISTANT_WEBHOOK_EVENT,
+      data: {
+        assistantId: message.assistantId,
+        assistantName: message.assistantName,
+        executionId: message.executionId,
+        receivedAt: message.receivedAt,
+        output: message.output,
+      },
+    });
+  }
   return JSON.stringify({
     id: message.deliveryId,
     event: WEBHOOK_EVENT,
@@ -58,6 +73,7 @@ export async function postWebhook(
       'x-service-signature-v2': signTimestampedBody(secret, timestamp, body),
       'x-service-timestamp': timestamp,
       'x-service-delivery-id': message.deliveryId,
+      'x-service-event': messageLabel(message).event,
     },
     body,
     headersTimeout: 20_000,

@@ -19,6 +19,20 @@ export const createConnectionBody = z.object({
 
 export type CreateConnectionInput = z.infer<typeof createConnectionBody>;
 
+/**
+ * `GET /tools/connections?status=`: the spec's "active connections of the caller" are the ones
+ * not deleted (DELETE removes a connection outright), so the default `all` lists every one the
+ * caller owns, including those whose last check failed (so they can be fixed or deleted);
+ * `connected` or `error` narrows to one status. See docs/DESIGN-NOTES.md.
+ */
+export const listConnectionsQuery = z.object({
+  status: z
+    .enum(['connected', 'error', 'all'], { error: 'must be connected, error or all' })
+    .default('all')
+    .describe('`all` (default): every connection of the caller; `connected`: last check passed; `error`: last check failed'),
+});
+export type ListConnectionsQuery = z.infer<typeof listConnectionsQuery>;
+
 /** Parses `value` or throws 400 bad_request naming the first bad field (`param`). */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value ?? {});

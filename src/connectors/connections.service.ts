@@ -15,6 +15,7 @@ import {
   connectorView,
   type ConnectionDetail,
   type ConnectionSummary,
+  type ListConnectionsQuery,
   type ConnectionTestResult,
   type ConnectorView,
   type CreateConnectionInput,
@@ -56,10 +57,10 @@ export async function createConnection(deps: ConnectionDeps, caller: Caller, inp
   return connectionDetail(connection);
 }
 
-export async function listConnections(deps: ConnectionDeps, caller: Caller): Promise<{ connections: ConnectionSummary[] }> {
-  const connections = await deps.orm.em
-    .fork()
-    .find(ToolConnection, { organizationId: caller.organizationId, userId: caller.userId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+/** The caller's own connections (never another user's, admins included), newest first. */
+export async function listConnections(deps: ConnectionDeps, caller: Caller, query: ListConnectionsQuery = { status: 'all' }): Promise<{ connections: ConnectionSummary[] }> {
+  const where = { organizationId: caller.organizationId, userId: caller.userId, ...(query.status === 'all' ? {} : { status: query.status }) };
+  const connections = await deps.orm.em.fork().find(ToolConnection, where, { orderBy: { createdAt: 'desc', id: 'asc' } });
   return { connections: connections.map(connectionSummary) };
 }
 

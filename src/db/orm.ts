@@ -66,10 +66,26 @@ async function ormOptions(target: DatabaseTarget, logger?: Logger): Promise<Opti
   };
 }
 
-/** Opens the database and brings its schema up to date with the committed migrations. */
-export async function openDatabase(target: DatabaseTarget, logger?: Logger): Promise<Orm> {
-  const orm = await PostgresORM.init(await ormOptions(target, logger));
-  const applied = await orm.getMigrator().up();
+/**
+ * Opens the database and brings its schema up to date with the committed migrations. When a
+ * migration fails the ORM is closed before the error leaves (its pool would otherwise keep the
+ * process alive) and the error names the database; `migrations` replaces the list in tests.
+ */
+export async function openDatabase(
+  target: DatabaseTarget,
+  logger?: Logger,
+  options: { migrations?: NonNullable<NonNullable<Options['migrations']>['migrationsList']> } = {},
+): Promise<Orm> {
+  const settings = await ormOptions(target, logger);
+  if (options.migrations) settings.migrations = { ...settings.migrations, migrationsList: options.migrations };
+  const orm = await PostgresORM.init(settings);
+  let applied: { name: string }[];
+  try {
+    applied = await orm.getMigrator().up();
+  } catch (error) {
+    await orm.close(true).catch((closeError: unknown) => logger?.warn({ err: closeError }, 'closing the ORM after a failed migration failed'));
+    throw new Error(`Database migration failed on ${describeDatabase(target)}: ${(error as Error).message}`, { cause: error });
+  }
   if (applied.length > 0) {
     logger?.info({ migrations: applied.map((m) => m.name), database: describeDatabase(target) }, 'migrations applied');
   }

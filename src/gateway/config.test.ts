@@ -6,7 +6,7 @@ import { ManualClock } from '../clock.js';
 import { createLogger } from '../logger.js';
 import { openSharedState } from '../redis.js';
 import { BREAKER_CHANNEL, CircuitBreakers } from './breaker.js';
-import { defaultGatewayConfig, loadGatewayConfig, parseGatewayConfig, readGatewayConfigFile } from './config.js';
+import { defaultGatewayConfig, detectConfigFormat, loadGatewayConfig, parseGatewayConfig, readGatewayConfigFile } from './config.js';
 import { createRouter, DEFAULT_MAX_OUTPUT_TOKENS, effectiveMaxTokens } from './router.js';
 import { SseParser } from './sse.js';
 import { parseRetryAfter } from './transport.js';
@@ -47,6 +47,33 @@ describe('gateway config', () => {
     [{ ...valid, models: [...valid.models, { id: 'e', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }], tiers: { standard: ['m', 'e'] } }, 'tiers.standard[1]'],
   ])('names the bad field (%#: %s)', (document, field) => {
     expect(() => parseGatewayConfig(document, 'f')).toThrow(`Invalid gateway config f: ${field}:`);
+  });
+
+  it('tells JSON from YAML by content, whatever the file is called', () => {
+    const yamlText = 'providers:\n  - id: p\n    type: dev\nmodels:\n  - id: m\n    targets: [{ provider: p, upstreamModel: u }]\ntiers: { standard: [m] }\n';
+    expect(detectConfigFormat(yamlText)).toBe('yaml');
+    expect(detectConfigFormat('\uFEFF  \n{"providers": []}')).toBe('json');
+    expect(readGatewayConfigFile(write('gateway.json', yamlText), {}).models[0]!.id).toBe('m');
+    expect(readGatewayConfigFile(write('gateway', JSON.stringify(valid, null, 2)), { KEY: 'k' }).providers[0]!.apiKey).toBe('k');
+  });
+
+  it('names the file and line of a syntax error, JSON or YAML', () => {
+    const json = write('gateway.yaml', '{\n  "providers": [\n    { "id": "p", }\n  ]\n}\n');
+    expect(() => readGatewayConfigFile(json, {})).toThrow(new RegExp(`^Invalid gateway config ${json}:3:\\d+: file: not valid JSON`));
+    const truncated = write('gateway.conf', '{\n  "providers": [\n');
+    expect(() => readGatewayConfigFile(truncated, {})).toThrow(`Invalid gateway config ${truncated}:3:`);
+    const yaml = write('gateway.json', 'providers:\n  - id: p\n    baseUrl: [x\nmodels: []\n');
+    expect(() => readGatewayConfigFile(yaml, {})).toThrow(new RegExp(`^Invalid gateway config ${yaml}:\\d+:\\d+: file: not valid YAML`));
+  });
+
+  it('names the line of an invalid or missing field', () => {
+    const yaml = write('gateway.yml', 'providers:\n  - id: p\n    type: nope\nmodels: []\ntiers: {}\n');
+    expect(() => readGatewayConfigFile(yaml, {})).toThrow(`Invalid gateway config ${yaml}:3: providers[0].type:`);
+    const json = write('gateway.json', JSON.stringify({ ...valid, models: [{ ...valid.models[0], maxOutputTokens: 'lots' }] }, null, 2));
+    const line = fs.readFileSync(json, 'utf8').split('\n').findIndex((l) => l.includes('"lots"')) + 1;
+    expect(() => readGatewayConfigFile(json, { KEY: 'k' })).toThrow(`Invalid gateway config ${json}:${line}: models[0].maxOutputTokens:`);
+    const unset = write('gateway.yaml', 'providers:\n  - id: p\n    type: openai\n    apiKey: ${NOT_SET}\n');
+    expect(() => readGatewayConfigFile(unset, {})).toThrow(`Invalid gateway config ${unset}:4: providers[0].apiKey: environment variable NOT_SET is not set`);
   });
 
   it('names a missing environment variable', () => {

@@ -1,10 +1,10 @@
 // The gateway config: providers, models (ordered failover targets, prices, output limit) and tiers.
-// Read from GATEWAY_CONFIG (JSON or YAML, format in DESIGN.md section 3) with ${VAR} taken from
-// the environment; without a file, the built-in `dev` provider plus OpenAI and Anthropic when
-// their keys are set. A bad file fails start-up with a message naming the field.
+// Read from GATEWAY_CONFIG (JSON or YAML, format in DESIGN.md section 3; told apart by content,
+// not by the file name) with ${VAR} taken from the environment; without a file, the built-in
+// `dev` provider plus OpenAI and Anthropic when their keys are set. A bad file fails start-up
+// with a message naming the file, the line and the field.
 import fs from 'node:fs';
-import path from 'node:path';
-import YAML from 'yaml';
+import YAML, { LineCounter } from 'yaml';
 import { z } from 'zod';
 
 export const TIERS = ['standard', 'premium', 'enterprise'] as const;
@@ -126,7 +126,13 @@ export type ModelConfig = GatewayConfig['models'][number];
 export type BreakerConfig = GatewayConfig['breaker'];
 
 export class GatewayConfigError extends Error {
-  constructor(source: string, field: string, detail: string) {
+  constructor(
+    readonly source: string,
+    readonly field: string,
+    readonly detail: string,
+    /** The field's path in the document, to find its line. */
+    readonly path: readonly PropertyKey[] = [],
+  ) {
     super(`Invalid gateway config ${source}: ${field}: ${detail}`);
     this.name = 'GatewayConfigError';
   }
@@ -147,7 +153,7 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, source: st
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
       const found = env[name];
-      if (found === undefined) throw new GatewayConfigError(source, formatPath(at), `environment variable ${name} is not set`);
+      if (found === undefined) throw new GatewayConfigError(source, formatPath(at), `environment variable ${name} is not set`, at);
       return found;
     });
   }
@@ -165,13 +171,65 @@ export function parseGatewayConfig(document: unknown, source = 'document'): Gate
   const parsed = gatewayConfigSchema.safeParse(document);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new GatewayConfigError(source, formatPath(issue?.path ?? []), issue?.message ?? 'invalid');
+    throw new GatewayConfigError(source, formatPath(issue?.path ?? []), issue?.message ?? 'invalid', issue?.path ?? []);
   }
   const config = parsed.data;
   config.providers = config.providers.map((provider) =>
     provider.type === 'dev' || provider.baseUrl ? provider : { ...provider, baseUrl: DEFAULT_BASE_URLS[provider.type] },
   );
   return config;
+}
+
+/** JSON when the text starts (after a BOM and blanks) with `{` or `[`, else YAML. */
+export function detectConfigFormat(text: string): 'json' | 'yaml' {
+  return /^\uFEFF?\s*[{[]/.test(text) ? 'json' : 'yaml';
+}
+
+/** 1-based line and column of a character offset. */
+function lineAt(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split('\n').length;
+  return { line, col: offset - before.lastIndexOf('\n') };
+}
+
+/** Parses the text in its detected format; a syntax error names `file:line:col`. */
+function parseConfigText(file: string, text: string): unknown {
+  const format = detectConfigFormat(text);
+  if (format === 'json') {
+    try {
+      return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    } catch (error) {
+      const message = (error as Error).message;
+      // V8 reports a character offset ("... in JSON at position 42"), or nothing at the very end.
+      const position = /at position (\d+)/.exec(message);
+      const offset = position ? Number(position[1]) + (text.startsWith('\uFEFF') ? 1 : 0) : text.length;
+      const { line, col } = lineAt(text, offset);
+      throw new GatewayConfigError(`${file}:${line}:${col}`, 'file', `not valid JSON (detected from the content): ${message.replace(/ in JSON at position \d+.*$/, '')}`);
+    }
+  }
+  const lineCounter = new LineCounter();
+  const document = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
+  const error = document.errors[0];
+  if (error) {
+    const at = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
+    throw new GatewayConfigError(`${file}:${at.line}:${at.col}`, 'file', `not valid YAML (detected from the content): ${error.message.split('\n')[0]}`);
+  }
+  return document.toJS() as unknown;
+}
+
+/**
+ * The line of the field a validation error names: YAML parses JSON too, so one locator serves
+ * both formats; a missing field points at its parent.
+ */
+function locateField(text: string, at: readonly PropertyKey[]): number | undefined {
+  const lineCounter = new LineCounter();
+  const document = YAML.parseDocument(text, { lineCounter });
+  for (let length = at.length; length >= 0; length--) {
+    const node = length === 0 ? document.contents : document.getIn(at.slice(0, length) as (string | number)[], true);
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    if (range) return lineCounter.linePos(range[0]).line;
+  }
+  return undefined;
 }
 
 export function readGatewayConfigFile(file: string, env: NodeJS.ProcessEnv): GatewayConfig {
@@ -181,13 +239,14 @@ export function readGatewayConfigFile(file: string, env: NodeJS.ProcessEnv): Gat
   } catch (error) {
     throw new GatewayConfigError(file, 'file', (error as Error).message);
   }
-  let document: unknown;
+  const document = parseConfigText(file, text);
   try {
-    document = ['.yaml', '.yml'].includes(path.extname(file).toLowerCase()) ? YAML.parse(text) : JSON.parse(text);
+    return parseGatewayConfig(substituteEnv(document, env, file), file);
   } catch (error) {
-    throw new GatewayConfigError(file, 'file', `not valid ${path.extname(file) === '.json' ? 'JSON' : 'JSON or YAML'}: ${(error as Error).message}`);
+    if (!(error instanceof GatewayConfigError)) throw error;
+    const line = locateField(text, error.path);
+    throw line === undefined ? error : new GatewayConfigError(`${file}:${line}`, error.field, error.detail, error.path);
   }
-  return parseGatewayConfig(substituteEnv(document, env, file), file);
 }
 
 /** Without a config file: the dev responder on every tier, plus OpenAI/Anthropic when keyed. */

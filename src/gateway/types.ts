@@ -30,6 +30,13 @@ export interface ChatMessage {
   tool_call_id?: string;
 }
 
+/**
+ * The spec's default temperature (OpenAI scale, 0..2). Adapters send it explicitly when the
+ * caller omits the field, so a provider's own default (Anthropic's is 1.0 on its 0..1 scale,
+ * i.e. 2.0 on ours) never applies. See docs/DESIGN-NOTES.md.
+ */
+export const DEFAULT_TEMPERATURE = 1;
+
 export interface ChatCompletionRequest {
   /** A model id or a tier name (standard, premium, enterprise). */
   model: string;
@@ -37,6 +44,7 @@ export interface ChatCompletionRequest {
   stream?: boolean;
   /** The output bound (the route folds max_completion_tokens, OpenAI's newer name, into it). */
   max_tokens?: number;
+  /** OpenAI scale 0..2; omitted means DEFAULT_TEMPERATURE, which each adapter sends explicitly. */
   temperature?: number;
   top_p?: number;
   tools?: ToolDefinition[];

@@ -165,6 +165,11 @@ export interface ChannelDeliveryRequest {
   receivedAt: string;
 }
 
+/** Derived from the execution and the channel, never random: every attempt sends the same id. */
+export function assistantDeliveryId(executionId: string, channelIndex: number): string {
+  return `${executionId}:${channelIndex}`;
+}
+
 /**
  * Delivers the answer to one channel of the assistant. One activity per channel, so a retry
  * repeats only the channel that failed; the delivery id stays the same across retries.
@@ -188,12 +193,12 @@ export async function deliverToChannel(
     await sender.send(
       { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
       {
-        deliveryId: `${request.executionId}:${request.channelIndex}`,
-        automationId: assistant.id,
-        automationName: assistant.name,
-        runId: request.executionId,
-        trigger: 'webhook',
-        startedAt: request.receivedAt,
+        kind: 'assistant_webhook',
+        deliveryId: assistantDeliveryId(request.executionId, request.channelIndex),
+        assistantId: assistant.id,
+        assistantName: assistant.name,
+        executionId: request.executionId,
+        receivedAt: request.receivedAt,
         output,
       },
     );

@@ -5,8 +5,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 const WEBHOOK_ID_PREFIX = 'wh_';
-const WEBHOOK_ID_PATTERN = /^wh_[A-Za-z0-9_-]{32}$/;
+export const WEBHOOK_ID_PATTERN = /^wh_[A-Za-z0-9_-]{32}$/;
 const EXECUTION_ID_PREFIX = 'wex_';
+/** 128 bits, base64url: both the random and the Idempotency-Key-derived execution ids. */
+export const EXECUTION_ID_PATTERN = /^wex_[A-Za-z0-9_-]{22}$/;
 /** Characters of a URL id that may appear in logs and lists. */
 const HINT_LENGTH = WEBHOOK_ID_PREFIX.length + 4;
 

@@ -133,7 +133,10 @@ describe('create, read, list', () => {
     }
     const list = await api('GET', '/automations', undefined, other.owner.key);
     expect(list.body.automations.map((a: any) => a.id)).not.toContain(created.id);
-    expect((await api('GET', '/automations/not-a-uuid')).status).toBe(404);
+    // A malformed id is 400 naming the parameter (docs/DESIGN-NOTES.md), a well-formed unknown one 404.
+    const malformed = await api('GET', '/automations/not-a-uuid');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({ code: 'bad_request', param: 'id' });
   });
 });
 

@@ -273,6 +273,14 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
     prepare: async () => ({ body: { name: 'Matrix skill', description: 'x', category: 'testing', systemPrompt: 'Be brief.', visibility: 'private' } }),
   },
   getSkill: { prepare: async (make) => ({ params: { id: (await make.skill()).id } }) },
+  getMarketplaceSkill: {
+    prepare: async (make) => {
+      const skill = await make.skill({ visibility: 'public', fresh: true });
+      await make.post(`/skills/${skill.id}/publish`);
+      return { params: { id: skill.id } };
+    },
+    crossOrganization: { excluded: 'public and unauthenticated: a published public skill is listed for everyone' },
+  },
   updateSkill: {
     ofAnotherUser: onlyManagers('skill'),
     prepare: async (make) => {

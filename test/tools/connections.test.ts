@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
 import { call } from '../helpers/http.js';
-import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
+import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { writeFixtureCatalog } from './fixture-catalog.js';
 
@@ -145,10 +145,10 @@ describe('connections belong to their user', () => {
     expect((await api('GET', `/tools/connections/${id}`, org.member.key)).status).toBe(200);
   });
 
-  it('answers 404 for an id that is not a UUID', async () => {
+  it('answers 400 naming id for an id that is not a UUID (the one rule for malformed path ids)', async () => {
     const res = await api('GET', '/tools/connections/not-a-uuid', org.member.key);
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('not_found');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'bad_request', param: 'id' });
   });
 
   it('deletes a connection with 204, after which it is gone', async () => {
@@ -184,5 +184,32 @@ describe('secrets at rest', () => {
     expect(responses.join('\n')).not.toContain(token);
     expect(stack.logs.join('\n')).not.toContain(token);
     expect(stack.logs.join('\n')).toContain('tool connection created');
+  });
+});
+
+describe('GET /tools/connections?status=', () => {
+  it('lists every connection of the caller by default (failed ones included), and narrows by status', async () => {
+    const user = await createTestUser(stack.runtime.orm, org.id, 'member');
+    const ok = (await api('POST', '/tools/connections', user.key, { toolId: 'time', name: 'Works', env: {} })).body.id as string;
+    const broken = (await api('POST', '/tools/connections', user.key, { toolId: 'time', name: 'Broken', env: {} })).body.id as string;
+    // As a failed connection test leaves it.
+    await stack.runtime.orm.em.getConnection().execute(`update tool_connections set status = 'error' where id = ?`, [broken]);
+
+    const ids = async (query: string) => ((await api('GET', `/tools/connections${query}`, user.key)).body.connections as { id: string }[]).map((c) => c.id);
+    expect(await ids('')).toEqual([broken, ok]);
+    expect(await ids('?status=all')).toEqual([broken, ok]);
+    expect(await ids('?status=connected')).toEqual([ok]);
+    expect(await ids('?status=error')).toEqual([broken]);
+
+    const bad = await api('GET', '/tools/connections?status=active', user.key);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'bad_request', param: 'status' });
+  });
+
+  it('documents what the list holds and the status filter in the OpenAPI document', async () => {
+    const doc = (await call(stack.api.url, 'GET', '/v1/openapi.json')).body;
+    const operation = doc.paths['/v1/tools/connections'].get;
+    expect(operation.description).toContain('active connections of the caller');
+    expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'status', in: 'query', schema: expect.objectContaining({ enum: ['connected', 'error', 'all'], default: 'all' }) }));
   });
 });

@@ -79,9 +79,21 @@ describe('assistant webhook execution', () => {
     expect(mail?.to).toEqual(['ops@example.test']);
     expect(mail?.raw).toContain(FAKE_DEFAULT_CONTENT);
 
-    const deliveries = receiver.deliveries.filter((d) => d.deliveryId === `${ack.body.executionId}:1`);
-    expect(deliveries.map((d) => d.answeredStatus)).toEqual([500, 200]);
-    expect(deliveries.every((d) => d.verified)).toBe(true);
+    expect(mail?.raw).toContain(`Subject: [Assistant] Order triage`);
+
+    // The receiver failed the first attempt: the activity retried with the same delivery id
+    // (execution id + channel index, not random per attempt) and the same labelled body.
+    const attempts = receiver.deliveries.filter((d) => d.body.data && (d.body.data as { executionId?: string }).executionId === ack.body.executionId);
+    expect(attempts.map((d) => d.answeredStatus)).toEqual([500, 200]);
+    expect(attempts.map((d) => d.deliveryId)).toEqual([`${ack.body.executionId}:1`, `${ack.body.executionId}:1`]);
+    expect(attempts.every((d) => d.verified)).toBe(true);
+    expect(attempts.map((d) => d.event)).toEqual(['assistant.webhook.completed', 'assistant.webhook.completed']);
+    expect(attempts[1]!.body).toEqual(attempts[0]!.body);
+    expect(attempts[0]!.body).toEqual({
+      id: `${ack.body.executionId}:1`,
+      event: 'assistant.webhook.completed',
+      data: { assistantId: created.body.id, assistantName: 'Order triage', executionId: ack.body.executionId, receivedAt: expect.any(String), output: FAKE_DEFAULT_CONTENT },
+    });
   });
 
   it('shows a generated webhook channel secret once, in the create response only', async () => {

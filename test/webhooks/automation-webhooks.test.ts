@@ -103,9 +103,11 @@ describe('automation webhooks', () => {
     const hidden = await Promise.all([
       call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: otherOrg.owner.key }),
       call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: otherOrg.owner.key }),
-      call(stack.baseUrl, 'POST', '/automations/not-a-uuid/webhooks', { key: otherOrg.owner.key }),
+      call(stack.baseUrl, 'POST', `/automations/${randomUUID()}/webhooks`, { key: otherOrg.owner.key }),
     ]);
     for (const res of hidden) expect(res.status).toBe(404);
+    const malformed = await call(stack.baseUrl, 'POST', '/automations/not-a-uuid/webhooks', { key: otherOrg.owner.key });
+    expect(malformed.body.error).toMatchObject({ code: 'bad_request', param: 'id' });
   });
 
   it('revokes the webhooks of a deleted automation: their URLs answer 404', async () => {

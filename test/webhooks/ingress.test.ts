@@ -83,14 +83,17 @@ describe('POST /webhooks/{webhook_id}', () => {
     expect(result.output).toBe(finished.body.output);
   });
 
-  it('returns 404 for unknown, malformed and revoked webhook ids', async () => {
+  it('returns 404 for unknown and revoked webhook ids, 400 naming webhookId for malformed ones', async () => {
     const hook = await webhookAssistant();
     await call(stack.baseUrl, 'PUT', `/assistants/${hook.assistantId}`, { key: org.admin.key, body: { trigger: null } });
-    for (const path of ['/webhooks/wh_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/webhooks/nope', hook.path]) {
+    for (const path of ['/webhooks/wh_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', hook.path]) {
       const res = await call(stack.baseUrl, 'POST', path, { body: { event: 'x' } });
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
+    const malformed = await call(stack.baseUrl, 'POST', '/webhooks/nope', { body: { event: 'x' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({ code: 'bad_request', param: 'webhookId' });
   });
 
   it('returns 415 for a body that is not JSON and for no body at all', async () => {
@@ -169,7 +172,8 @@ describe('POST /webhooks/{webhook_id}', () => {
     const ack = await call(stack.baseUrl, 'POST', hook.path, { body: { event: 'x' } });
     expect((await execution(ack.body.executionId, otherOrg.owner.key)).status).toBe(404);
     expect((await call(stack.baseUrl, 'GET', `/webhooks/executions/${ack.body.executionId}`)).status).toBe(401);
-    expect((await execution('wex_unknown')).status).toBe(404);
+    expect((await execution(`wex_${'A'.repeat(22)}`)).status).toBe(404);
+    expect((await execution('wex_unknown')).body.error).toMatchObject({ code: 'bad_request', param: 'executionId' });
   });
 
   it('never writes a webhook URL id to the logs', async () => {

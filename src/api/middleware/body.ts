@@ -30,10 +30,12 @@ export function jsonBody(limitBytes: number): RequestHandler {
  * the database as a 500. Refused at the edge instead, as 400 naming where it is
  * (`messages[0].content`, a query parameter, or the path).
  */
-export function rejectNulCharacters(): RequestHandler {
+export function rejectNulCharacters(pathParamAt?: (method: string, path: string) => string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (/%00/.test(req.path)) {
-      next(badRequest('The URL path must not contain NUL characters (%00)', 'path'));
+      // Inside a path parameter (`/v1/skills/%00`) the parameter is named, like any malformed id.
+      const param = pathParamAt?.(req.method, req.path);
+      next(badRequest(param ? `${param} must not contain NUL characters (%00)` : 'The URL path must not contain NUL characters (%00)', param ?? 'path'));
       return;
     }
     const inQuery = findNul(req.query, '');

@@ -3,7 +3,7 @@
 // their input side so defaults read as optional), responses are the view schemas of
 // responses.ts, and every operation lists its error statuses with the codes each may carry.
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
+import { ERROR_MEANING, ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { automationOperations } from './operations.automations.js';
 import { codecOperations } from './operations.codec.js';
 import { gatewayOperations } from './operations.gateway.js';
@@ -87,7 +87,7 @@ function errorResponses(operation: Operation): Record<string, unknown> {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers = status === 429 || status === 503 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'string' } } } : undefined;
     out[String(status)] = {
-      description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+      description: `Error: ${codes.map((code) => `\`${code}\` (${ERROR_MEANING[code]})`).join('; ')}`,
       ...(headers ? { headers } : {}),
       content: {
         'application/json': {
@@ -187,7 +187,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'AI Workspace and Gateway API',
       version: '1',
       description:
-        'An organization\'s AI workspace and OpenAI-compatible chat gateway. Every error body is OpenAI-shaped: `{"error": {"code", "message", "type", "param"}}`; every response carries `X-Request-Id`. Authenticate with `Authorization: Bearer svc_live_...` (an API key) or the `svc_session` cookie.',
+        'An organization\'s AI workspace and OpenAI-compatible chat gateway. Every error body is OpenAI-shaped: `{"error": {"code", "message", "type", "param"}}`; every response carries `X-Request-Id`. Two 503 codes mean different things: `provider_unavailable` (the upstream AI providers of a chat completion are all unavailable) and `service_unavailable` (a dependency of this service itself: database, Redis, Temporal, SMTP, the OIDC identity provider). Authenticate with `Authorization: Bearer svc_live_...` (an API key) or the `svc_session` cookie.',
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [...new Set(apiOperations.map((operation) => operation.tag))].map((name) => ({ name })),

@@ -4,8 +4,8 @@ import { createAutomationSchema, listRunsQuerySchema, updateAutomationSchema } f
 import type { Operation } from './registry.js';
 import * as r from './responses.js';
 
-const automationId = { id: z.string().describe('Automation id (UUID); any other value is 404') };
-const runIds = { ...automationId, runId: z.string().describe('Run id (UUID) of a run of that automation; any other value is 404') };
+const automationId = { id: z.uuid().describe('Automation id (UUID)') };
+const runIds = { ...automationId, runId: z.uuid().describe('Run id (UUID) of a run of that automation') };
 
 export const automationOperations: Operation[] = [
   {
@@ -176,7 +176,7 @@ export const automationOperations: Operation[] = [
     tag: 'Webhooks',
     summary: 'Revoke a webhook of the automation (its URL answers 404 at once)',
     auth: 'caller',
-    pathParams: { ...automationId, webhookId: z.string().describe('Webhook record id (UUID, the `id` of the webhook)') },
+    pathParams: { ...automationId, webhookId: z.uuid().describe('Webhook record id (UUID, the `id` of the webhook)') },
     responses: { 204: { description: 'Revoked' } },
     errors: ['not_found', 'forbidden'],
   },

@@ -120,7 +120,7 @@ export const platformOperations: Operation[] = [
     auth: 'none',
     query: oidcLoginQuery,
     responses: { 302: { description: 'Redirect to the identity provider', headers: { Location: 'The authorization URL' } } },
-    errors: ['not_found', 'provider_unavailable'],
+    errors: ['not_found', 'service_unavailable'],
   },
   {
     method: 'get',
@@ -130,7 +130,7 @@ export const platformOperations: Operation[] = [
     summary: 'OpenID Connect redirect URI',
     auth: 'none',
     responses: { 302: { description: 'Signed in; redirect to SIGN_IN_REDIRECT_URL', headers: { Location: 'SIGN_IN_REDIRECT_URL' } } },
-    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'provider_unavailable'],
+    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'service_unavailable'],
   },
   {
     method: 'get',
@@ -164,7 +164,7 @@ export const platformOperations: Operation[] = [
     role: 'admin',
     body: { id: 'InviteUserRequest', schema: inviteUserBody, required: true, example: { email: 'grace@example.com', role: 'member' } },
     responses: { 201: { description: 'The invited user', schema: r.userView } },
-    errors: ['conflict'],
+    errors: ['conflict', 'service_unavailable'],
   },
   {
     method: 'put',
@@ -291,7 +291,7 @@ export const platformOperations: Operation[] = [
       200: { description: 'The completion (`stream: false`)', schema: r.chatCompletion },
       // The streamed variant shares the status; the builder adds it as a second content type.
     },
-    errors: ['budget_exceeded', 'dlp_blocked', 'model_not_allowed', 'not_found', 'provider_error', 'provider_unavailable'],
+    errors: ['budget_exceeded', 'dlp_blocked', 'model_not_allowed', 'not_found', 'provider_error', 'provider_unavailable', 'service_unavailable'],
   },
   {
     method: 'get',

@@ -2,16 +2,30 @@
 // the execution status.
 import { z } from 'zod';
 import { createAssistantSchema, updateAssistantSchema } from '../../assistants/assistants.schemas.js';
-import { createConnectionBody } from '../../connectors/connections.schemas.js';
+import { createConnectionBody, listConnectionsQuery } from '../../connectors/connections.schemas.js';
 import { createSkillBody, createVersionBody, listSkillsQuery, skillIdParam, updateSkillBody, versionParam } from '../../skills/skills.schemas.js';
+import { EXECUTION_ID_PATTERN, WEBHOOK_ID_PATTERN } from '../../webhooks/webhook-ids.js';
 import type { Operation } from './registry.js';
 import * as r from './responses.js';
 
 const skillId = { id: skillIdParam.describe('Skill id (UUID)') };
-const connectionId = { id: z.string().describe('Connection id (UUID); any other value is 404') };
-const assistantId = { id: z.string().describe('Assistant id (UUID); any other value is 404') };
+const connectionId = { id: z.uuid().describe('Connection id (UUID)') };
+const assistantId = { id: z.uuid().describe('Assistant id (UUID)') };
 
 const skills: Operation[] = [
+  {
+    method: 'get',
+    path: '/marketplace/skills/{id}',
+    operationId: 'getMarketplaceSkill',
+    tag: 'Skills',
+    summary: 'Public marketplace listing of a published skill (no authentication)',
+    description:
+      "Where the default `MARKETPLACE_URL` (`http://localhost:$PORT/marketplace`) makes a skill's `marketplaceUrl` point. Only published, public skills; anything else is 404 like an unknown id. Public fields only: name, description, category, publication time and the current version's number, model tier and tool ids; never the organization, author, system prompt or version notes.",
+    auth: 'none',
+    pathParams: skillId,
+    responses: { 200: { description: 'The published skill', schema: r.marketplaceSkill } },
+    errors: ['not_found'],
+  },
   {
     method: 'get',
     path: '/v1/skills',
@@ -121,8 +135,11 @@ const tools: Operation[] = [
     path: '/v1/tools/connections',
     operationId: 'listConnections',
     tag: 'Tools',
-    summary: "The caller's connections",
+    summary: "The caller's active connections",
+    description:
+      "The spec's \"active connections of the caller\": every connection the caller created and has not deleted (deleting removes it), never another user's (admins included), newest first. Connections whose last check failed are listed too by default, so they can be fixed or deleted; `status` narrows the list.",
     auth: 'caller',
+    query: listConnectionsQuery,
     responses: { 200: { description: 'The connections', schema: r.connectionList } },
     errors: [],
   },
@@ -269,7 +286,7 @@ const webhooks: Operation[] = [
     description:
       'The URL id is the credential (no other authentication). The 202 is sent once Temporal recorded the execution. Limited per webhook and per client IP (429 with Retry-After).',
     auth: 'webhookUrl',
-    pathParams: { webhookId: z.string().describe('The webhook URL id (`wh_...`)') },
+    pathParams: { webhookId: z.string().regex(WEBHOOK_ID_PATTERN).describe('The webhook URL id (`wh_` and 32 base64url characters)') },
     headers: {
       'Idempotency-Key': {
         schema: z.string().regex(/^[\x21-\x7e]{1,255}$/),
@@ -293,7 +310,7 @@ const webhooks: Operation[] = [
     tag: 'Webhooks',
     summary: 'Status and result of a webhook execution',
     auth: 'caller',
-    pathParams: { executionId: z.string().describe('The `executionId` of the acknowledgment (`wex_...`)') },
+    pathParams: { executionId: z.string().regex(EXECUTION_ID_PATTERN).describe('The `executionId` of the acknowledgment (`wex_` and 22 base64url characters)') },
     responses: { 200: { description: 'The execution', schema: r.webhookExecution } },
     errors: ['not_found'],
   },

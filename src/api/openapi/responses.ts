@@ -220,6 +220,16 @@ export const skillView = z
     updatedAt: timestamp,
   })
   .register(apiSchemas, { id: 'Skill' });
+export const marketplaceSkill = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    category: z.string(),
+    publishedAt: timestamp,
+    currentVersion: z.object({ version: z.number().int(), modelTier: z.enum(MODEL_TIERS), tools: z.array(z.string()), createdAt: timestamp }),
+  })
+  .register(apiSchemas, { id: 'MarketplaceSkill' });
 export const skillDetail = skillView.extend({ versions: z.array(skillVersion) }).register(apiSchemas, { id: 'SkillDetail' });
 export const skillList = list('skills', skillView).register(apiSchemas, { id: 'SkillList' });
 export const publishResult = z

@@ -1,7 +1,7 @@
 // /v1/tools: the MCP connector catalog and the caller's connections to it.
 import { Router } from 'express';
 import { catalogFor } from '../../connectors/catalog.js';
-import { createConnectionBody, parseInput } from '../../connectors/connections.schemas.js';
+import { createConnectionBody, listConnectionsQuery, parseInput } from '../../connectors/connections.schemas.js';
 import {
   createConnection,
   deleteConnection,
@@ -23,7 +23,7 @@ export function toolsRoutes(deps: AppDeps): Router {
   });
 
   router.get('/tools/connections', async (req, res) => {
-    res.json(await listConnections(deps, callerOf(req)));
+    res.json(await listConnections(deps, callerOf(req), parseInput(listConnectionsQuery, req.query)));
   });
 
   router.post('/tools/connections', async (req, res) => {

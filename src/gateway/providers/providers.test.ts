@@ -35,7 +35,7 @@ describe('openai transforms', () => {
     const built = buildOpenAiRequest({ request: { model: 'standard', messages: [{ role: 'user', content: 'hi' }] }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: true });
     expect(built.path).toBe('/chat/completions');
     expect(built.headers.authorization).toBe('Bearer k');
-    expect(JSON.parse(built.body)).toEqual({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10, stream: true, stream_options: { include_usage: true } });
+    expect(JSON.parse(built.body)).toEqual({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10, temperature: 1, stream: true, stream_options: { include_usage: true } });
   });
 
   it('sends the output bound as max_completion_tokens to a provider configured so', () => {

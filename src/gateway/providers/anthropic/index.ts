@@ -13,7 +13,7 @@ import type {
   UpstreamHttpRequest,
 } from '../types.js';
 import { UpstreamStreamError } from '../types.js';
-import { contentText, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ToolCall } from '../../types.js';
+import { contentText, DEFAULT_TEMPERATURE, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ToolCall } from '../../types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -108,6 +108,15 @@ function toAnthropicToolChoice(choice: ChatCompletionRequest['tool_choice']): un
   return { type: 'tool', name: choice.function.name };
 }
 
+/**
+ * Anthropic's temperature range is 0..1, OpenAI's (the API's) 0..2: linear, t / 2. An omitted
+ * temperature is the spec's 1.0, i.e. 0.5 here; Anthropic's own default (1.0) would be 2.0 on
+ * the API's scale.
+ */
+export function toAnthropicTemperature(temperature: number | undefined): number {
+  return (temperature ?? DEFAULT_TEMPERATURE) / 2;
+}
+
 export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpRequest {
   const { request } = input;
   const { system, messages } = toAnthropicMessages(request.messages);
@@ -117,8 +126,7 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
     max_tokens: input.maxTokens,
   };
   if (system !== undefined) body.system = system;
-  // Anthropic's temperature range is 0..1; OpenAI's 0..2 is scaled onto it.
-  if (request.temperature !== undefined) body.temperature = request.temperature / 2;
+  body.temperature = toAnthropicTemperature(request.temperature);
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.tools !== undefined) {
     body.tools = request.tools.map((tool) => ({

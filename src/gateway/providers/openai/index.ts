@@ -16,7 +16,7 @@ import type {
   UpstreamHttpRequest,
 } from '../types.js';
 import { UpstreamStreamError } from '../types.js';
-import type { ToolCall } from '../../types.js';
+import { DEFAULT_TEMPERATURE, type ToolCall } from '../../types.js';
 
 interface OpenAiUsage {
   prompt_tokens?: number;
@@ -41,7 +41,8 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
     messages: request.messages,
   };
   body[input.maxTokensParam ?? 'max_tokens'] = input.maxTokens;
-  if (request.temperature !== undefined) body.temperature = request.temperature;
+  // Same scale as the API; sent even when omitted so the spec's default, not the upstream's, applies.
+  body.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.tools !== undefined) body.tools = request.tools;
   if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
