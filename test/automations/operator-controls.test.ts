@@ -212,10 +212,14 @@ describe('references checked at create and edit', () => {
 
     const created = await as(organization.member.key)('POST', '/automations', { ...base });
     expect(created.status).toBe(201);
-    // An admin edits the member's automation: the member's connections count (the runs use them), not the admin's.
+    // Only the owner changes what it runs: an admin (who has a connection) cannot give it tools.
     const adminEdit = await as(organization.admin.key)('PUT', `/automations/${created.body.id}`, { tools: ['github'] });
-    expect(adminEdit.status).toBe(400);
-    expect(adminEdit.body.error.param).toBe('tools[0]');
+    expect(adminEdit.status).toBe(403);
+    expect(adminEdit.body.error).toMatchObject({ code: 'forbidden', param: 'tools' });
+    // The owner without a connection of their own: the admin's connection does not count.
+    const ownerEdit = await as(organization.member.key)('PUT', `/automations/${created.body.id}`, { tools: ['github'] });
+    expect(ownerEdit.status).toBe(400);
+    expect(ownerEdit.body.error.param).toBe('tools[0]');
 
     expect((await connect(organization.member.key)).status).toBe(201);
     const accepted = await as(organization.member.key)('PUT', `/automations/${created.body.id}`, { tools: ['github'] });
