@@ -4,8 +4,7 @@
 import type { AppDeps } from '../runtime-deps.js';
 import { Automation, AutomationRun } from '../automations/entities.js';
 import { settingsOfRun, toActivityFailure } from '../automations/run-activities.js';
-import { guardOutgoingText } from '../gateway/dlp/outgoing.js';
-import { callConnectionTool, listConnectionTools, TOOL_CALL_TIMEOUT_MS, type ConnectionTools, type ToolBinding, type ToolCallResult } from './tool-use.js';
+import { callToolWithDlp, listConnectionTools, type ConnectionTools, type ToolBinding, type ToolCallResult } from './tool-use.js';
 
 export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'clock' | 'gateway'>) {
   return {
@@ -24,25 +23,7 @@ export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'sec
     },
 
     async callRunTool(input: { runId: string; organizationId: string; binding: ToolBinding; arguments: string }): Promise<ToolCallResult> {
-      let args: string;
-      try {
-        // The arguments leave for the MCP server: blocked or masked per the DLP policy.
-        args = await guardOutgoingText(deps, {
-          organizationId: input.organizationId,
-          text: input.arguments,
-          destination: `tool:${input.binding.toolName}`,
-          source: { type: 'run', id: input.runId },
-        });
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
-      return callConnectionTool(deps, {
-        organizationId: input.organizationId,
-        connectionId: input.binding.connectionId,
-        toolName: input.binding.toolName,
-        arguments: args,
-        timeoutMs: TOOL_CALL_TIMEOUT_MS,
-      });
+      return callToolWithDlp(deps, { ...input, source: { type: 'run', id: input.runId } }, toActivityFailure);
     },
   };
 }

@@ -11,6 +11,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../runtime-deps.js';
 import type { ToolDefinition } from '../gateway/types.js';
 import { AppError } from '../errors.js';
+import { guardOutgoingText, type OutgoingDlpDeps, type OutgoingText } from '../gateway/dlp/outgoing.js';
 import { catalogFor, type CatalogEntry } from './catalog.js';
 import { confinedLaunch } from './confinement.js';
 import { decryptVariables } from './connections.service.js';
@@ -78,6 +79,36 @@ export async function listConnectionTools(
 /** The binding of a function name the model called, if it is one of ours. */
 export function resolveToolCall(bindings: Record<string, ToolBinding>, functionName: string): ToolBinding | undefined {
   return Object.hasOwn(bindings, functionName) ? bindings[functionName] : undefined;
+}
+
+/**
+ * One tool call on behalf of a run or webhook execution: the arguments leave for the MCP server,
+ * so they are blocked or masked per the organization's DLP policy first (a block is thrown as
+ * `toFailure` makes it, so each caller's activity fails the way its workflow expects).
+ */
+export async function callToolWithDlp(
+  deps: ToolUseDeps & OutgoingDlpDeps,
+  input: { organizationId: string; binding: ToolBinding; arguments: string; source: OutgoingText['source'] },
+  toFailure: (error: unknown) => unknown,
+): Promise<ToolCallResult> {
+  let args: string;
+  try {
+    args = await guardOutgoingText(deps, {
+      organizationId: input.organizationId,
+      text: input.arguments,
+      destination: `tool:${input.binding.toolName}`,
+      source: input.source,
+    });
+  } catch (error) {
+    throw toFailure(error);
+  }
+  return callConnectionTool(deps, {
+    organizationId: input.organizationId,
+    connectionId: input.binding.connectionId,
+    toolName: input.binding.toolName,
+    arguments: args,
+    timeoutMs: TOOL_CALL_TIMEOUT_MS,
+  });
 }
 
 /**

@@ -9,9 +9,8 @@ import { loadAssistantForRun } from '../assistants/assistants.service.js';
 import type { Assistant } from '../assistants/entities.js';
 import { PermanentDeliveryError, type ChannelSender } from '../channels/index.js';
 import {
-  callConnectionTool,
+  callToolWithDlp,
   listConnectionTools,
-  TOOL_CALL_TIMEOUT_MS,
   type ConnectionTools,
   type ToolBinding,
   type ToolCallResult,
@@ -122,25 +121,7 @@ export async function callAssistantTool(
   deps: ToolUseDeps & OutgoingDlpDeps,
   input: { executionId: string; organizationId: string; binding: ToolBinding; arguments: string },
 ): Promise<ToolCallResult> {
-  let args: string;
-  try {
-    // The arguments leave for the MCP server: blocked or masked per the DLP policy.
-    args = await guardOutgoingText(deps, {
-      organizationId: input.organizationId,
-      text: input.arguments,
-      destination: `tool:${input.binding.toolName}`,
-      source: { type: 'webhook_execution', id: input.executionId },
-    });
-  } catch (error) {
-    throw asActivityFailure(error);
-  }
-  return callConnectionTool(deps, {
-    organizationId: input.organizationId,
-    connectionId: input.binding.connectionId,
-    toolName: input.binding.toolName,
-    arguments: args,
-    timeoutMs: TOOL_CALL_TIMEOUT_MS,
-  });
+  return callToolWithDlp(deps, { ...input, source: { type: 'webhook_execution', id: input.executionId } }, asActivityFailure);
 }
 
 async function loadAssistant(deps: Pick<AppDeps, 'orm'>, organizationId: string, assistantId: string): Promise<Assistant> {
