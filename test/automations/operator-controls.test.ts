@@ -171,7 +171,10 @@ describe('cancel and retry of a run', () => {
     expect(started.status).toBe(202);
     const runId = started.body.runId as string;
     for (const action of ['cancel', 'retry']) {
-      expect((await api('POST', `/automations/${first.id}/runs/not-a-uuid/${action}`)).status).toBe(404);
+      // A malformed id is 400 naming the parameter (docs/DESIGN-NOTES.md); a well-formed unknown one 404.
+      const malformed = await api('POST', `/automations/${first.id}/runs/not-a-uuid/${action}`);
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.error).toMatchObject({ code: 'bad_request', param: 'runId' });
       expect((await api('POST', `/automations/${first.id}/runs/${crypto.randomUUID()}/${action}`)).status).toBe(404);
       expect((await api('POST', `/automations/${second.id}/runs/${runId}/${action}`)).status).toBe(404);
       expect((await api('POST', `/automations/${first.id}/runs/${runId}/${action}`, undefined, other.owner.key)).status).toBe(404);
