@@ -2,10 +2,14 @@
 // `automation/<id>` from a Temporal client, as the Web UI or `temporal workflow signal` sends them,
 // reach the API's view; cancel and retry of a run (through the API, and a cancel from a Temporal
 // client); and the references an automation names (model, tools, skill) checked when it is saved.
+// With RECORD_HISTORIES=1 the cancelled run's history and those of a scenario on a fast-firing stack
+// (a run carried over a continue-as-new, a lean scheduled run, the signals) are written as replay
+// fixtures for test/workflows/replay.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextFireTime } from '../../src/automations/schedule.js';
 import { automationStateQuery } from '../../src/workflows/automation.contract.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { RECORDING, patchIds, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -143,6 +147,13 @@ describe('cancel and retry of a run', () => {
     expect(run).toMatchObject({ status: 'failure', error: 'cancelled' });
     // The automation hears that the run ended (no scheduled fire is skipped as overlapping).
     await waitFor(async () => (await entity(automation.id).query(automationStateQuery)).running.length === 0, { timeoutMs: 10_000, what: 'the run to report back' });
+    if (RECORDING) {
+      const handle = stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`);
+      await waitFor(async () => (await handle.describe()).status.name === 'CANCELLED', { what: 'the run workflow to close' });
+      const history = await handle.fetchHistory();
+      expect(patchIds(history)).toEqual(['lean-run']);
+      writeHistoryFixture('run-manual-cancelled.lean.patched.history.bin', history);
+    }
   }, 60_000);
 
   it('retries an ended run as a new manual run with retryOf and the same context', async () => {
@@ -244,4 +255,90 @@ describe('references checked at create and edit', () => {
     expect(badVersion.body.error.param).toBe('skillVersion');
     expect((await view(created.id)).model).toBe('fake-model');
   });
+});
+
+// Only with RECORD_HISTORIES=1: one automation on a stack that fires every second and continues
+// as new after a few skipped fires, so a run started by the first execution is carried into the
+// second. Its histories become replay fixtures of the `carried-runs` and `lean-run` paths and of
+// the operator signals.
+describe.runIf(RECORDING)('histories recorded for the replay test', () => {
+  let fast: Stack;
+  beforeAll(async () => {
+    fast = await startStack({
+      env: {
+        // The hanging model call holds until it is cancelled (no upstream timeout and retry meanwhile).
+        GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream, timeoutMs: 120_000 })),
+        AUTOMATION_MIN_INTERVAL_SECONDS: '1',
+        // Skipped fires (about 11 events each) reach this in some 14 s; the second execution's whole scenario stays below it.
+        AUTOMATION_CONTINUE_AS_NEW_EVENTS: '150',
+      },
+    });
+  });
+  afterAll(async () => {
+    await fast?.stop();
+  });
+
+  it('a run carried over a continue-as-new and cancelled, a fire that starts a lean run, pause, schedule (refused and applied), activate', async () => {
+    const owner = await createTestOrganization(fast.runtime.orm);
+    const fastApi = (method: string, path: string, body?: unknown) => call(fast.baseUrl, method, path, { key: owner.member.key, body });
+    const client = fast.runtime.temporal.client;
+    const requestsBefore = upstream.requests.length;
+    upstream.enqueue({ hang: true }); // the first fire's run hangs at its model call until cancelled
+    const created = await fastApi('POST', '/automations', { name: 'Recorded', systemPrompt: 'Say hi.', schedule: '* * * * * *', model: 'fake-model' });
+    expect(created.status, created.text).toBe(201);
+    const automationId = created.body.id as string;
+    const handle = client.workflow.getHandle(`automation/${automationId}`);
+    const firstExecution = (await handle.describe()).runId;
+    await waitFor(async () => upstream.requests.length > requestsBefore, { timeoutMs: 20_000, what: 'the first run to reach the upstream' });
+    const carriedRunId = (await handle.query(automationStateQuery)).running[0]!.runId;
+
+    // The fires meanwhile are skipped (a run is running) until the history is long enough to continue as new.
+    const secondExecution = await waitFor(async () => {
+      const { runId } = await handle.describe();
+      return runId !== firstExecution && runId;
+    }, { timeoutMs: 60_000, intervalMs: 50, what: 'the continue-as-new' });
+    await client.workflow.getHandle(`run/${carriedRunId}`).cancel();
+    // A fire of the second execution learns from the database that the carried run ended and starts the next one.
+    const listRuns = async () => (await fastApi('GET', `/automations/${automationId}/runs?limit=100`)).body.runs as { id: string; status: string }[];
+    const nextRunId = await waitFor(async () => (await listRuns()).find((run) => run.id !== carriedRunId)?.id, {
+      timeoutMs: 15_000, intervalMs: 50, what: 'a fire of the second execution to start a run',
+    });
+    const second = client.workflow.getHandle(`automation/${automationId}`, secondExecution);
+    await second.signal('pause');
+    await second.signal('schedule', { schedule: 'every morning', timezone: 'UTC' });
+    await second.signal('schedule', { schedule: '30 6 * * 1', timezone: 'Europe/Paris' });
+    await second.signal('activate');
+    await waitFor(async () => {
+      const current = (await fastApi('GET', `/automations/${automationId}`)).body;
+      return current.status === 'active' && current.schedule === '30 6 * * 1';
+    }, { what: 'the signals to reach the database' });
+    await waitFor(async () => (await listRuns()).every((run) => run.status !== 'running'), { timeoutMs: 20_000, what: 'the runs to end' });
+    await waitFor(async () => (await second.query(automationStateQuery)).running.length === 0, { what: 'the automation to hear the run ended' });
+
+    const history = await second.fetchHistory();
+    const events = history.events ?? [];
+    expect(events[0]!.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBe(firstExecution);
+    expect(patchIds(history)).toContain('carried-runs');
+    const localActivities = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity'
+      ? [JSON.parse(Buffer.from(event.markerRecordedEventAttributes.details!.data!.payloads![0]!.data!).toString('utf8')).activity_type as string]
+      : []);
+    expect(localActivities).toContain('endedRuns');
+    expect(events.filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes).length).toBeGreaterThanOrEqual(1);
+    expect(events.flatMap((event) => event.workflowExecutionSignaledEventAttributes?.signalName ?? []))
+      .toEqual(['pause', 'schedule', 'schedule', 'activate']);
+    expect(events.some((event) => event.workflowExecutionContinuedAsNewEventAttributes)).toBe(false);
+    expect(await second.query(automationStateQuery)).toMatchObject({ status: 'active', schedule: '30 6 * * 1', timezone: 'Europe/Paris' });
+
+    const runHistory = async (runId: string, status: string) => {
+      const run = client.workflow.getHandle(`run/${runId}`);
+      await waitFor(async () => (await run.describe()).status.name === status, { what: `run/${runId} to be ${status}` });
+      const recorded = await run.fetchHistory();
+      expect(patchIds(recorded)).toEqual(['lean-run']);
+      return recorded;
+    };
+    writeHistoryFixture('run-scheduled-cancelled.lean.patched.history.bin', await runHistory(carriedRunId, 'CANCELLED'));
+    writeHistoryFixture('run-scheduled.lean.patched.history.bin', await runHistory(nextRunId, 'COMPLETED'));
+    writeHistoryFixture('automation-operated.patched.history.bin', history);
+    await fastApi('DELETE', `/automations/${automationId}`);
+  }, 120_000);
 });

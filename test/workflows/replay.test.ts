@@ -7,37 +7,75 @@
 // the same scenarios recorded with the patches in place (`*.patched.*`). The assistant histories
 // above predate the `webhook-dlp-activity` patch (the payload's DLP scan as its own activity);
 // `webhook-execution-assistant-dlp.patched` is an execution with it (recorded by
-// test/webhooks/webhook-dlp.test.ts with RECORD_HISTORIES=1: a payload the policy blocks). The fixtures are binary
-// temporal.api.history.v1.History messages recorded from a worker running the respective bundle.
+// test/webhooks/webhook-dlp.test.ts with RECORD_HISTORIES=1: a payload the policy blocks).
+// `run-scheduled.patched` and the automation histories above predate the `lean-run` and
+// `carried-runs` patches and the operator signals. Recorded with them in place by
+// test/automations/operator-controls.test.ts with RECORD_HISTORIES=1:
+// - `run-scheduled.lean.patched`: a scheduled run on the `lean-run` path (DLP scan as a local
+//   activity, no runFinished signal to its automation);
+// - `run-scheduled-cancelled.lean.patched` and `run-manual-cancelled.lean.patched`: runs cancelled
+//   from a Temporal client during their model call (`lean-run`; the cancel path records the
+//   failure in a non-cancellable scope, as a local activity and as an activity respectively);
+// - `automation-operated.patched`: the entity workflow's execution after a continue-as-new that
+//   carried a run: its first fire takes the `carried-runs` path (endedRuns finds the carried
+//   run ended) and starts a run (`fire-starts-run`); then the signals `pause`, `schedule` (one
+//   refused, one applied) and `activate`, and the started run's completion.
+// Each history must hold the `core_patch` markers listed below, so a fixture that missed its
+// path fails here. The fixtures are binary temporal.api.history.v1.History messages recorded
+// from a worker running the respective bundle (test/helpers/histories.ts). Those recorded since
+// payloads are encrypted hold ciphertext under the test stack's SECRET_KEY: they replay through
+// the worker's own data converter (its codec), as a production worker replays them.
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import proto from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
+import { createPayloadCodec, workerDataConverter } from '../../src/payloads/data-converters.js';
+import { HISTORIES_DIR, patchIds, readHistoryFixture } from '../helpers/histories.js';
+import { testEnv } from '../helpers/stack.js';
 
-const HISTORIES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/histories');
-const files = fs.readdirSync(HISTORIES).filter((name) => name.endsWith('.history.bin')).sort();
+const files = fs.readdirSync(HISTORIES_DIR).filter((name) => name.endsWith('.history.bin')).sort();
+
+/** The patches each history recorded (`core_patch` markers, in order): the path it took. */
+const PATCHES: Record<string, string[]> = {
+  'automation-operated.patched.history.bin': ['carried-runs', 'fire-starts-run'],
+  'automation-run-now.history.bin': [],
+  'automation-run-now.patched.history.bin': ['idempotent-run-now'],
+  'automation-scheduled.history.bin': [],
+  'automation-scheduled.patched.history.bin': ['fire-starts-run'],
+  'run-manual-cancelled.lean.patched.history.bin': ['lean-run'],
+  'run-scheduled-cancelled.lean.patched.history.bin': ['lean-run'],
+  'run-scheduled.history.bin': [],
+  'run-scheduled.lean.patched.history.bin': ['lean-run'],
+  // A scheduled run's own row writes (`begin`) depend on its input, not on a patch.
+  'run-scheduled.patched.history.bin': [],
+  'webhook-execution-assistant-dlp.patched.history.bin': ['webhook-dlp-activity'],
+  'webhook-execution-assistant.history.bin': [],
+  'webhook-execution-assistant.patched.history.bin': ['assistant-tools'],
+  'webhook-execution-automation.history.bin': [],
+  'webhook-execution-automation.patched.history.bin': [],
+};
 
 describe('replay of recorded histories', () => {
   it('has the histories recorded before and after the patches', () => {
-    expect(files).toEqual([
-      'automation-run-now.history.bin',
-      'automation-run-now.patched.history.bin',
-      'automation-scheduled.history.bin',
-      'automation-scheduled.patched.history.bin',
-      'run-scheduled.history.bin',
-      'run-scheduled.patched.history.bin',
-      'webhook-execution-assistant-dlp.patched.history.bin',
-      'webhook-execution-assistant.history.bin',
-      'webhook-execution-assistant.patched.history.bin',
-      'webhook-execution-automation.history.bin',
-      'webhook-execution-automation.patched.history.bin',
-    ]);
+    expect(files).toEqual(Object.keys(PATCHES).sort());
+  });
+
+  it.each(files)('%s took the path its patch markers name', (file) => {
+    expect(patchIds(readHistoryFixture(file))).toEqual(PATCHES[file]);
+  });
+
+  it('automation-operated holds the carried run\'s check and the operator signals', () => {
+    const events = readHistoryFixture('automation-operated.patched.history.bin').events;
+    expect(events[0]!.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
+    const localActivities = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity'
+      ? [JSON.parse(Buffer.from(event.markerRecordedEventAttributes.details!.data!.payloads![0]!.data!).toString('utf8')).activity_type]
+      : []);
+    expect(localActivities).toEqual(['endedRuns']);
+    expect(events.filter((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
+    expect(events.flatMap((event) => event.workflowExecutionSignaledEventAttributes?.signalName ?? [])).toEqual(['pause', 'schedule', 'schedule', 'activate']);
   });
 
   it.each(files)('replays %s on the current workflow code', async (file) => {
-    const history = proto.temporal.api.history.v1.History.decode(fs.readFileSync(path.join(HISTORIES, file)));
-    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+    const dataConverter = workerDataConverter(createPayloadCodec(Buffer.from(testEnv().SECRET_KEY!, 'base64'), {}));
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, readHistoryFixture(file))).resolves.toBeUndefined();
   }, 60_000);
 });
