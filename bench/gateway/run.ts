@@ -6,7 +6,8 @@
 //
 // The gateway is the production build (`tsc -p tsconfig.build.json`, then `node dist/api/main.js`,
 // built here first) on PostgreSQL (a scratch database beside DATABASE_URL) or PGlite, Redis when
-// REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS).
+// REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS). GATEWAY_CPU_PROFILE_DIR=<dir>
+// writes V8 CPU profiles of the gateway's processes there.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -67,7 +68,9 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
   (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
   const port = await freePort();
   const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
-  const child = spawn(process.execPath, [path.join(root, 'dist/api/main.js')], {
+  // GATEWAY_CPU_PROFILE_DIR=<dir>: V8 CPU profiles of the gateway's processes, written at exit.
+  const profile = process.env.GATEWAY_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.GATEWAY_CPU_PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'dist/api/main.js')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
