@@ -34,11 +34,11 @@ const cpuMs = () => {
   return (usage.user + usage.system) / 1000;
 };
 
-/** CPU time of one scan (best of 3, each repeated to at least ~2 ms): preemption on a busy machine does not count. */
+/** CPU time of one scan (best of 5, each repeated to at least ~2 ms): preemption on a busy machine does not count. */
 function scanCost(text: string, types: ReadonlySet<DetectorType>): number {
   const repeat = Math.max(1, Math.round(2_000_000 / text.length));
   let best = Infinity;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 5; round++) {
     const started = cpuMs();
     for (let i = 0; i < repeat; i++) scanText(text, types);
     best = Math.min(best, (cpuMs() - started) / repeat);
