@@ -63,9 +63,16 @@ const target = {
   headers: { authorization: `Bearer ${apiKey}` },
   body: (s: boolean) => JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }], stream: s }),
 };
+/** CPU time (user + system) the gateway process used so far, ms: per request, it hardly depends on the machine's load. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
 await runLoad(target, { connections, durationMs: 3000, stream });
+const cpuBefore = cpuMs(child.pid!);
 const result = await runLoad(target, { connections, durationMs: seconds * 1000, stream });
-console.log(`c${connections}${stream ? ' stream' : ''}: ${result.rps.toFixed(0)} rps, mean ${result.meanMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}`);
+const cpuPerRequest = ((cpuMs(child.pid!) - cpuBefore) / result.requests) * 1000;
+console.log(`c${connections}${stream ? ' stream' : ''}: ${result.rps.toFixed(0)} rps, mean ${result.meanMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${result.errors}; gateway CPU ${cpuPerRequest.toFixed(0)} µs per request`);
 const seq = await runLoad(target, { connections: 1, durationMs: 2000, stream });
 console.log(`sequential: mean ${seq.meanMs.toFixed(3)} ms`);
 await new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
