@@ -6,7 +6,8 @@
 //
 // The gateway is the production build (`tsc -p tsconfig.build.json`, then `node dist/api/main.js`,
 // built here first) on PostgreSQL (a scratch database beside DATABASE_URL) or PGlite, Redis when
-// REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS).
+// REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS). GATEWAY_CPU_PROFILE_DIR=<dir>
+// writes V8 CPU profiles of the gateway's processes there.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
-import { fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
+import { FAKE_EMBEDDING_MODEL, fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 import { openStreams, runLoad, type LoadResult, type Target } from './load.js';
 
@@ -67,7 +68,9 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
   (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
   const port = await freePort();
   const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
-  const child = spawn(process.execPath, [path.join(root, 'dist/api/main.js')], {
+  // GATEWAY_CPU_PROFILE_DIR=<dir>: V8 CPU profiles of the gateway's processes, written at exit.
+  const profile = process.env.GATEWAY_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.GATEWAY_CPU_PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'dist/api/main.js')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -121,6 +124,26 @@ function treeMemoryMb(child: ChildProcess, field: 'VmHWM' | 'VmRSS'): number {
     }
   }
   return kb / 1024;
+}
+
+/** A load result with the proxy's CPU time (user + system, its whole process tree) per request, µs. */
+type Measured = LoadResult & { cpuUs: number };
+
+/**
+ * CPU time the process tree used so far, ms. Per request it barely depends on what else runs
+ * on the machine (unlike requests per second), so it is the figure to compare on a busy one.
+ */
+function treeCpuMs(child: ChildProcess): number {
+  let ticks = 0;
+  for (const pid of processTree(child.pid)) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      return NaN;
+    }
+  }
+  return (ticks * 1000) / 100; // USER_HZ
 }
 
 function peakRssMb(child: ChildProcess): number {
@@ -183,19 +206,43 @@ async function main(): Promise<void> {
     targets[2]!.child!,
     Number(process.env.BENCH_STREAMS ?? '1000'),
   );
-  const results = new Map<string, Record<string, LoadResult>>();
+  const results = new Map<string, Record<string, Measured>>();
   // Warm-up: JIT, pools, connections.
   for (const { target } of targets) await runLoad(target, { connections: 16, durationMs: 500, stream: false });
   // Interleaved: every target runs each scenario before the next scenario starts.
   for (const scenario of scenarios) {
-    for (const { target } of targets) {
+    for (const { target, child } of targets) {
+      const cpuBefore = child ? treeCpuMs(child) : NaN;
       const result = await runLoad(target, { connections: scenario.connections, durationMs: seconds * 1000, stream: scenario.stream });
-      results.set(target.name, { ...results.get(target.name), [scenario.key]: result });
+      const cpuUs = child ? ((treeCpuMs(child) - cpuBefore) / Math.max(1, result.requests)) * 1000 : NaN;
+      results.set(target.name, { ...results.get(target.name), [scenario.key]: { ...result, cpuUs } });
     }
   }
   console.log(`WEB_CONCURRENCY=${webConcurrency} (API processes; RSS columns sum the API's processes)`);
   printTable(targets.map(({ target, child }) => ({ name: target.name, rssMb: child ? peakRssMb(child) : NaN, r: results.get(target.name)! })));
   console.log(streamsReport);
+  console.log(await embeddingsReport(upstreamUrl, targets[2]!.target, targets[2]!.child!));
+}
+
+/** POST /v1/embeddings: directly and through the gateway, sequential and at 64 connections. */
+async function embeddingsReport(upstreamUrl: string, gateway: Target, child: ChildProcess): Promise<string> {
+  const body = (model: string) => () => JSON.stringify({ model, input: ['Summarize the meeting notes in two sentences.'] });
+  const direct: Target = { name: 'direct', url: upstreamUrl, path: '/v1/embeddings', headers: {}, body: body('gpt-fake-mini-embed') };
+  const ours: Target = { ...gateway, path: '/v1/embeddings', body: body(FAKE_EMBEDDING_MODEL) };
+  const rows: string[] = [];
+  const measured: Record<string, { seq: LoadResult; c64: Measured }> = {};
+  for (const target of [direct, ours]) {
+    await runLoad(target, { connections: 16, durationMs: 300, stream: false });
+    const seq = await runLoad(target, { connections: 1, durationMs: seconds * 1000, stream: false });
+    const cpuBefore = target === ours ? treeCpuMs(child) : NaN;
+    const c64 = await runLoad(target, { connections: 64, durationMs: seconds * 1000, stream: false });
+    measured[target.name] = { seq, c64: { ...c64, cpuUs: target === ours ? ((treeCpuMs(child) - cpuBefore) / Math.max(1, c64.requests)) * 1000 : NaN } };
+  }
+  const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+  for (const [name, { seq, c64 }] of Object.entries(measured)) {
+    rows.push(`| ${name} | ${f(seq.meanMs, 3)} (+${f(seq.meanMs - measured.direct!.seq.meanMs, 3)}) | ${f(c64.rps, 0)} (${f(c64.p99Ms, 1)}) | ${f(c64.cpuUs, 0)} | ${seq.errors + c64.errors} |`);
+  }
+  return ['', '| embeddings | seq mean ms (overhead) | rps @64 (p99 ms) | CPU µs per request @64 | errors |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /** Opens `count` slow streams through the gateway at once; reports the gateway's RSS while they are open. */
@@ -222,18 +269,18 @@ function rssMb(child: ChildProcess): number {
   return treeMemoryMb(child, 'VmRSS');
 }
 
-function printTable(rows: { name: string; rssMb: number; r: Record<string, LoadResult> }[]): void {
+function printTable(rows: { name: string; rssMb: number; r: Record<string, Measured> }[]): void {
   const direct = rows[0]!.r;
   const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
   const lines = [
-    '| path | seq mean ms (overhead) | seq stream mean ms (overhead) | stream TTFB ms (added) | rps @64 (p99 ms) | rps @256 (p99 ms) | stream rps @64 (p99 ms) | errors | peak RSS MB |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| path | seq mean ms (overhead) | seq stream mean ms (overhead) | stream TTFB ms (added) | rps @64 (p99 ms) | CPU µs per request @64 | rps @256 (p99 ms) | stream rps @64 (p99 ms) | errors | peak RSS MB |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const { name, rssMb, r } of rows) {
     const errors = Object.values(r).reduce((sum, x) => sum + x.errors, 0);
     lines.push(
       `| ${name} | ${f(r.seq!.meanMs, 3)} (+${f(r.seq!.meanMs - direct.seq!.meanMs, 3)}) | ${f(r.seqStream!.meanMs, 3)} (+${f(r.seqStream!.meanMs - direct.seqStream!.meanMs, 3)}) ` +
-        `| ${f(r.seqStream!.ttfbMs, 3)} (+${f(r.seqStream!.ttfbMs - direct.seqStream!.ttfbMs, 3)}) | ${f(r.c64!.rps, 0)} (${f(r.c64!.p99Ms, 1)}) | ${f(r.c256!.rps, 0)} (${f(r.c256!.p99Ms, 1)}) ` +
+        `| ${f(r.seqStream!.ttfbMs, 3)} (+${f(r.seqStream!.ttfbMs - direct.seqStream!.ttfbMs, 3)}) | ${f(r.c64!.rps, 0)} (${f(r.c64!.p99Ms, 1)}) | ${f(r.c64!.cpuUs, 0)} | ${f(r.c256!.rps, 0)} (${f(r.c256!.p99Ms, 1)}) ` +
         `| ${f(r.c64Stream!.rps, 0)} (${f(r.c64Stream!.p99Ms, 1)}) | ${errors} | ${f(rssMb, 0)} |`,
     );
   }
@@ -243,6 +290,7 @@ function printTable(rows: { name: string; rssMb: number; r: Record<string, LoadR
   lines.push('');
   lines.push(`Gateway throughput @64 vs bare proxy: ${f((ours.c64!.rps / bare.c64!.rps) * 100, 0)}% (target >= 50%)` +
     (portkey ? `; vs Portkey: ${f(ours.c64!.rps / portkey.c64!.rps, 1)}x (target >= 5x)` : ''));
+  lines.push(`CPU per request @64: gateway ${f(ours.c64!.cpuUs, 0)} µs, bare proxy ${f(bare.c64!.cpuUs, 0)} µs` + (portkey ? `, Portkey ${f(portkey.c64!.cpuUs, 0)} µs` : ''));
   lines.push(`Gateway sequential overhead over direct: ${f(ours.seq!.meanMs - direct.seq!.meanMs, 3)} ms (target <= 0.5 ms); added stream TTFB: ${f(ours.seqStream!.ttfbMs - direct.seqStream!.ttfbMs, 3)} ms (target <= 1 ms)`);
   console.log(lines.join('\n'));
 }

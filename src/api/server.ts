@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../runtime-deps.js';
 import { buildApp } from './app.js';
+import { gatewayFastPath } from './fast-path.js';
 
 export interface ApiServer {
   readonly url: string;
@@ -16,13 +17,14 @@ export interface ApiServer {
 
 export async function startApi(deps: AppDeps, options: { port: number; host?: string }): Promise<ApiServer> {
   const app = buildApp(deps);
+  const fastPath = gatewayFastPath(deps);
   let draining = false;
   const inFlight = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     if (draining) res.setHeader('connection', 'close');
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
-    app(req, res);
+    if (!fastPath?.(req, res)) app(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -87,19 +87,26 @@ if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
 return reply('held', '', '', '', '')
 `;
 
-// KEYS: state, exp. ARGV: holdId, actual (empty for a release), keyId (empty for none).
-const CLOSE = `${CLOSE_HOLD}
-close_hold(KEYS[1], KEYS[2], ARGV[1])
--- Without the spend counter (lost or never loaded) the usage record alone carries this cost:
--- the next initialisation sums it from the database.
-if ARGV[2] ~= '' and redis.call('HEXISTS', KEYS[1], 'spent') == 1 then
-  redis.call('HINCRBY', KEYS[1], 'spent', ARGV[2])
-end
-if ARGV[2] ~= '' and ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'k:' .. ARGV[3]) == 1 then
-  redis.call('HINCRBY', KEYS[1], 'k:' .. ARGV[3], ARGV[2])
+// KEYS: state, exp. ARGV: (holdId, actual, keyId) for each hold of one organization's period to
+// close: each hold is dropped, and a settled one adds its actual cost (empty for a release) to the
+// spend, and to its key's spend when the key has a budget. Without the spend counter (lost or
+// never loaded) the usage record alone carries the cost: the next initialisation sums it from
+// the database.
+const CLOSE_MANY = `${CLOSE_HOLD}
+local counting = redis.call('HEXISTS', KEYS[1], 'spent') == 1
+for i = 1, #ARGV, 3 do
+  local id, actual, key = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  close_hold(KEYS[1], KEYS[2], id)
+  if actual ~= '' and counting then redis.call('HINCRBY', KEYS[1], 'spent', actual) end
+  if actual ~= '' and key ~= '' and redis.call('HEXISTS', KEYS[1], 'k:' .. key) == 1 then
+    redis.call('HINCRBY', KEYS[1], 'k:' .. key, actual)
+  end
 end
 return 1
 `;
+
+/** Holds closed by one CLOSE_MANY call at most (a burst beyond it starts another batch). */
+const MAX_CLOSE_BATCH = 500;
 
 // KEYS: state, exp. ARGV: holdId, now, expiresAt. A hold past its expiry stays lapsed, even
 // when no script has dropped it yet.
@@ -144,7 +151,7 @@ return {cap_of(capv), redis.call('HGET', KEYS[2], 'spent') or '0', redis.call('H
 
 interface BudgetCommands {
   budgetHold(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<(string | number)[]>;
-  budgetClose(state: string, exp: string, holdId: string, actual: string, keyId: string): Promise<number>;
+  budgetCloseMany(state: string, exp: string, ...holds: string[]): Promise<number>;
   budgetRenew(state: string, exp: string, holdId: string, now: number, expiresAt: number): Promise<number>;
   budgetInitialise(cap: string, state: string, capValue: string, version: number, spent: number, ttl: number, keyId: string, keySpent: number): Promise<number>;
   budgetSetCap(cap: string, capValue: string, version: number): Promise<number>;
@@ -155,11 +162,13 @@ type RedisWithBudget = Redis & BudgetCommands;
 
 export class RedisBudgetStore implements BudgetStore {
   private readonly redis: RedisWithBudget;
+  /** Closes waiting for the end of this event-loop turn, by period state key. */
+  private readonly closing = new Map<string, { holds: string[]; done: Promise<void> }>();
 
   constructor(redis: Redis) {
     // The hold takes a variable number of keys (its rate counters): the count comes first.
     redis.defineCommand('budgetHold', { lua: HOLD });
-    redis.defineCommand('budgetClose', { numberOfKeys: 2, lua: CLOSE });
+    redis.defineCommand('budgetCloseMany', { numberOfKeys: 2, lua: CLOSE_MANY });
     redis.defineCommand('budgetRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('budgetInitialise', { numberOfKeys: 2, lua: INITIALISE });
     redis.defineCommand('budgetSetCap', { numberOfKeys: 1, lua: SET_CAP });
@@ -186,14 +195,35 @@ export class RedisBudgetStore implements BudgetStore {
     return { status: 'held', rate };
   }
 
-  async settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void> {
-    const keys = keysOf(ref);
-    await this.redis.budgetClose(keys.state, keys.expiry, holdId, String(actual), keyId ?? '');
+  settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void> {
+    return this.close(ref, holdId, String(actual), keyId ?? '');
   }
 
-  async release(ref: PeriodRef, holdId: string): Promise<void> {
+  release(ref: PeriodRef, holdId: string): Promise<void> {
+    return this.close(ref, holdId, '', '');
+  }
+
+  /**
+   * Closes a hold together with the other holds of the same organization and period closed in
+   * this event-loop turn: one script call for all of them instead of one each. The batch is sent
+   * before the loop reads more I/O, so a request that arrives after an answer still finds its
+   * settlement ahead of it on the connection.
+   */
+  private close(ref: PeriodRef, holdId: string, actual: string, keyId: string): Promise<void> {
     const keys = keysOf(ref);
-    await this.redis.budgetClose(keys.state, keys.expiry, holdId, '', '');
+    let batch = this.closing.get(keys.state);
+    if (!batch) {
+      const holds: string[] = [];
+      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        if (this.closing.get(keys.state)?.holds === holds) this.closing.delete(keys.state);
+        await this.redis.budgetCloseMany(keys.state, keys.expiry, ...holds);
+      });
+      batch = { holds, done };
+      this.closing.set(keys.state, batch);
+    }
+    batch.holds.push(holdId, actual, keyId);
+    if (batch.holds.length >= MAX_CLOSE_BATCH * 3) this.closing.delete(keys.state);
+    return batch.done;
   }
 
   async renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean> {

@@ -90,4 +90,44 @@ describe.each(stores)('budget store holds on the $name', ({ open }) => {
     expect(limited.status === 'limited' && limited.rate.windows[0]!.msLeft).toBeGreaterThan(0);
     expect(await store.read(ref, now)).toEqual({ cap: 100, spent: 0, reserved: 10 });
   });
+
+  it('settles and releases many holds closed in one turn exactly as one by one', async () => {
+    await store.initialise(ref, { cap: 10_000, version: 1 }, 0, 3600, { keyId: 'k1', spent: 0 });
+    const key = { keyId: 'k1', cap: 5_000 };
+    const opened = Array.from({ length: 30 }, (_, i) => hold(100, i % 2 === 0 ? { key } : {}));
+    for (const request of opened) expect((await store.hold(request)).status).toBe('held');
+    // Closed in the same turn: settle 20 (10 on the key), release 10.
+    await Promise.all(opened.map((request, i) =>
+      i < 20 ? store.settle(ref, request.holdId, 40, request.key?.keyId) : store.release(ref, request.holdId)));
+    expect(await store.read(ref, now)).toEqual({ cap: 10_000, spent: 800, reserved: 0 });
+    // The key spent 10 x 40: 4,600 of its 5,000 are left.
+    expect((await store.hold(hold(4_601, { key }))).status).toBe('exceeded');
+    expect((await store.hold(hold(4_600, { key }))).status).toBe('held');
+  });
+});
+
+describe('budget store closes on Redis', () => {
+  it.runIf(redisUrl)('sends the holds of one organization closed in one turn as one script call', async () => {
+    const shared = await openSharedState({ redisUrl, keyPrefix: `unit:${randomUUID()}:` }, createLogger({ level: 'silent' }));
+    try {
+      const store = budgetStoreFor(shared);
+      const ref = { organizationId: randomUUID(), period: '2026-11' };
+      await store.initialise(ref, { cap: null, version: 1 }, 0, 3600);
+      const ids = Array.from({ length: 25 }, (_, i) => `hold-${i}`);
+      for (const holdId of ids) await store.hold({ ...ref, holdId, amount: 10, nowMs: 1, expiresAtMs: 60_000 });
+      const monitor = await shared.redis!.duplicate().monitor();
+      const closes: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (/^eval/i.test(args[0] ?? '') && Number(args[2]) === 2 && args.some((arg) => arg.includes(`{${ref.organizationId}}`))) closes.push(args);
+      });
+      await Promise.all(ids.map((holdId) => store.settle(ref, holdId, 3)));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      monitor.disconnect();
+      expect(closes).toHaveLength(1);
+      expect(closes[0]!.length).toBe(3 + 2 + ids.length * 3);
+      expect(await store.read(ref, 1)).toEqual({ cap: null, spent: 75, reserved: 0 });
+    } finally {
+      await shared.close();
+    }
+  });
 });

@@ -89,11 +89,13 @@ export class RequestRecorder {
 
   /**
    * One statement per batch: the rows travel as a single JSON parameter and PostgreSQL fans them
-   * out into both tables, so a batch costs one round trip and no per-value SQL quoting here.
+   * out into both tables, so a batch costs one round trip. The parameter is bound ($1), not
+   * inlined: MikroORM's execute() quotes every value into the SQL text, which for a batch's
+   * JSON meant escaping it character by character on the API's event loop.
    */
   private async write(batch: GatewayRequestEntry[]): Promise<void> {
     const rows = batch.map((entry) => ({ ...entry, id: randomUUID(), usageId: randomUUID() }));
-    await this.orm.em.getConnection().execute(INSERT_BATCH_SQL, [JSON.stringify(rows)]);
+    await this.orm.em.getConnection().getKnex().raw(INSERT_BATCH_SQL, [JSON.stringify(rows)]);
   }
 
   private requeue(batch: GatewayRequestEntry[], error: unknown): void {

@@ -20,11 +20,10 @@ import type { AppDeps } from '../../runtime-deps.js';
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function authenticate(
-  deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'config' | 'logger'>,
-  /** Origins allowed besides SESSION_ALLOWED_ORIGINS on these routes (the Web UI on the codec routes). */
-  options: { extraAllowedOrigins?: string[] } = {},
-): RequestHandler {
+/** Bearer API key -> Caller, through the per-instance cache; lastUsedAt written at most once a minute. */
+export type ApiKeyAuthenticator = (rawKey: string) => Promise<Caller>;
+
+export function apiKeyAuthenticator(deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'logger'>): ApiKeyAuthenticator {
   const cache = credentialCacheFor(deps.shared);
   // Until this instance hears other instances' revocations, a cached key could outlive one:
   // read from the database instead.
@@ -33,12 +32,17 @@ export function authenticate(
     () => (cacheUsable = true),
     (error: unknown) => deps.logger.warn({ err: error }, 'credential cache cannot listen for revocations; API keys are read from the database'),
   );
-  const base = sessionSettings(deps.config);
-  const settings = options.extraAllowedOrigins?.length
-    ? { ...base, allowedOrigins: new Set([...base.allowedOrigins, ...options.extraAllowedOrigins]) }
-    : base;
 
-  async function viaApiKey(rawKey: string): Promise<Caller> {
+  function recordKeyUse(apiKeyId: string): void {
+    const now = deps.clock.now();
+    if (!cache.claimLastUsedWrite(apiKeyId, now.getTime(), LAST_USED_WRITE_INTERVAL_MS)) return;
+    deps.orm.em
+      .fork()
+      .nativeUpdate(ApiKey, { id: apiKeyId }, { lastUsedAt: now })
+      .catch((error: unknown) => deps.logger.warn({ err: error, apiKeyId }, 'could not record API key use'));
+  }
+
+  return async (rawKey) => {
     if (!isWellFormedApiKey(rawKey)) throw unauthorized();
     const keyHash = hashApiKey(rawKey);
     let caller = cacheUsable ? cache.get(keyHash) : undefined;
@@ -49,16 +53,19 @@ export function authenticate(
     }
     recordKeyUse(caller.apiKeyId!);
     return caller;
-  }
+  };
+}
 
-  function recordKeyUse(apiKeyId: string): void {
-    const now = deps.clock.now();
-    if (!cache.claimLastUsedWrite(apiKeyId, now.getTime(), LAST_USED_WRITE_INTERVAL_MS)) return;
-    deps.orm.em
-      .fork()
-      .nativeUpdate(ApiKey, { id: apiKeyId }, { lastUsedAt: now })
-      .catch((error: unknown) => deps.logger.warn({ err: error, apiKeyId }, 'could not record API key use'));
-  }
+export function authenticate(
+  deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'config' | 'logger'>,
+  /** Origins allowed besides SESSION_ALLOWED_ORIGINS on these routes (the Web UI on the codec routes). */
+  options: { extraAllowedOrigins?: string[] } = {},
+): RequestHandler {
+  const viaApiKey = apiKeyAuthenticator(deps);
+  const base = sessionSettings(deps.config);
+  const settings = options.extraAllowedOrigins?.length
+    ? { ...base, allowedOrigins: new Set([...base.allowedOrigins, ...options.extraAllowedOrigins]) }
+    : base;
 
   return async (req, res, next) => {
     const token = bearerToken(req.get('authorization'));

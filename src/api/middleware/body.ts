@@ -51,7 +51,7 @@ export function rejectNulCharacters(pathParamAt?: (method: string, path: string)
 }
 
 /** The path of the first string or key holding U+0000 (`''` for the value itself), else undefined. */
-function findNul(value: unknown, path: string, depth = 0): string | undefined {
+export function findNul(value: unknown, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return value.includes('\0') ? path : undefined;
   if (value === null || typeof value !== 'object' || depth > 64) return undefined;
   if (Array.isArray(value)) {

@@ -1,9 +1,12 @@
 // The one place errors become responses: every failure leaves as the OpenAI-shaped body with
 // the status from the code table. Unknown failures are logged with their stack and answered as
 // 500 internal_error without one.
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnreachable } from '../../db/availability.js';
 import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { sendJson } from '../gateway-call.js';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -41,22 +44,25 @@ function toAppError(error: unknown, bodyLimit: number): AppError {
 }
 
 export function errorHandler(bodyLimit: number): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    const appError = toAppError(error, bodyLimit);
-    if (appError.code === 'internal_error') {
-      req.log.error({ err: error }, 'unhandled error');
-    } else if (appError.cause !== undefined && appError.code === 'service_unavailable' && !(error instanceof AppError)) {
-      // The kind only: driver errors may quote the query's values.
-      req.log.warn({ error: (error as Error).name, code: (error as { code?: unknown }).code }, 'database unreachable');
-    }
-    if (res.headersSent) {
-      // A stream already started: nothing to send but the end of it.
-      res.end();
-      return;
-    }
-    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    res.status(appError.status).json(appError.toBody());
-  };
+  return (error, req, res, _next) => sendError(res, error, req.log, bodyLimit);
+}
+
+/** Answers a failure (or ends a stream that already started); logs what is not the client's fault. */
+export function sendError(res: ServerResponse, error: unknown, log: Logger, bodyLimit: number): void {
+  const appError = toAppError(error, bodyLimit);
+  if (appError.code === 'internal_error') {
+    log.error({ err: error }, 'unhandled error');
+  } else if (appError.cause !== undefined && appError.code === 'service_unavailable' && !(error instanceof AppError)) {
+    // The kind only: driver errors may quote the query's values.
+    log.warn({ error: (error as Error).name, code: (error as { code?: unknown }).code }, 'database unreachable');
+  }
+  if (res.headersSent) {
+    // A stream already started: nothing to send but the end of it.
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+  sendJson(res, appError.status, appError.toBody());
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {

@@ -5,15 +5,17 @@
 // own per-minute limit (set at creation) instead of the default. Gateway calls count the same
 // counters inside the budget hold's script (billing/budget.ts, PendingAdmission), so they cost
 // one Redis round trip for both.
-import type { Request, RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { PendingAdmission } from '../../billing/budget.js';
 import { metrics } from '../../metrics.js';
 import type { CounterHit, HitResult } from '../../rate-limit/counters.js';
 import { counterStoreFor, decision, rateLimitedError, type CounterStore, type RateLimitDecision } from '../../rate-limit/limiter.js';
+import type { Caller } from '../../identity/caller.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from './auth.js';
 
-export function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
+export function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDecision): void {
   res.setHeader('X-RateLimit-Limit', String(decision.limit));
   res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
   res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
@@ -37,16 +39,9 @@ const MINUTE_MS = 60_000;
  * the route counts it alone if the request ends before any hold.
  */
 export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): RequestHandler {
-  const store = counterStoreFor(deps);
+  const admissionOf = admissions(deps);
   return async (req, res, next) => {
-    const caller = callerOf(req);
-    const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
-    // The organization in a hash tag: the counters share a cluster slot with its budget keys.
-    const hits: CounterHit[] = [
-      { key: `rl:credential:{${caller.organizationId}}:${credential}`, windowMs: MINUTE_MS, limit: caller.keyLimits?.rateLimitPerMinute ?? deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE },
-      { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
-    ];
-    const admission = new Admission(hits, res, store);
+    const admission = admissionOf(callerOf(req), res);
     // Full path: the gateway's routes are mounted at the root (gatewayRoutes), the others under /v1.
     if (req.method === 'POST' && GATEWAY_PATHS.has(req.baseUrl + req.path)) {
       req.admission = admission;
@@ -58,18 +53,19 @@ export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): 
 }
 
 /**
- * Wraps a gateway route handler: a request counts its rate limits with its first budget hold; one
- * that fails before any hold (bad body, unknown or forbidden model, DLP block) counts them here,
- * alone, and an over-limit caller then gets the 429 instead of the other error.
+ * A caller's rate-limit counters for one request, not yet counted: per credential (a key's own
+ * `rateLimitPerMinute`, else the per-key default) and per organization.
  */
-export function countingRateLimitOnFailure(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
-  return async (req, res) => {
-    try {
-      await handler(req, res);
-    } catch (error) {
-      await req.admission?.countAlone();
-      throw error;
-    }
+export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): (caller: Caller, res: ServerResponse) => PendingAdmission {
+  const store = counterStoreFor(deps);
+  return (caller, res) => {
+    const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
+    // The organization in a hash tag: the counters share a cluster slot with its budget keys.
+    const hits: CounterHit[] = [
+      { key: `rl:credential:{${caller.organizationId}}:${credential}`, windowMs: MINUTE_MS, limit: caller.keyLimits?.rateLimitPerMinute ?? deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE },
+      { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
+    ];
+    return new Admission(hits, res, store);
   };
 }
 
@@ -79,7 +75,7 @@ class Admission implements PendingAdmission {
 
   constructor(
     readonly counters: CounterHit[],
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     private readonly store: CounterStore,
   ) {}
 

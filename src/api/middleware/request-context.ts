@@ -10,27 +10,36 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req.get('x-request-id'));
     req.requestId = requestId;
     req.log = logger.child({ requestId });
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // Route patterns keep the label set bounded; unmatched paths share one label.
       const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
-      metrics.httpRequestDuration.observe({ method: req.method, route, status: String(res.statusCode) }, ms / 1000);
-      const level = res.statusCode >= 500 ? 'error' : 'info';
-      req.log[level]({
-        method: req.method,
-        // Webhook URL ids are credentials: unmatched paths (415, 413 before routing) are masked.
-        path: route === 'unmatched' ? maskWebhookIds(req.path) : route,
-        status: res.statusCode,
-        ms: Math.round(ms * 100) / 100,
-        organizationId: req.caller?.organizationId,
-      }, 'request');
+      // Webhook URL ids are credentials: unmatched paths (415, 413 before routing) are masked.
+      logRequest(() => req.log, started, { method: req.method, route, path: route === 'unmatched' ? maskWebhookIds(req.path) : route, status: res.statusCode, organizationId: req.caller?.organizationId });
     });
     next();
   };
+}
+
+/** A sane incoming X-Request-Id, else a new one. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** The request's duration metric and its access-log line, once the response finished. */
+export function logRequest(
+  log: () => Logger,
+  started: bigint,
+  request: { method: string; route: string; path: string; status: number; organizationId: string | undefined },
+): void {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  metrics.httpRequestDuration.observe({ method: request.method, route: request.route, status: String(request.status) }, ms / 1000);
+  const level = request.status >= 500 ? 'error' : 'info';
+  const logger = log();
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level]({ method: request.method, path: request.path, status: request.status, ms: Math.round(ms * 100) / 100, organizationId: request.organizationId }, 'request');
 }

@@ -16,9 +16,17 @@ describe('ReDoS checker', () => {
     ...PEM_PATTERNS.map((pattern, i) => ({ name: `private_key ${i === 0 ? 'BEGIN' : 'END'} line`, pattern })),
   ];
   it.each(patterns)('finds no super-linear backtracking in $name', async ({ pattern }) => {
-    const diagnostics = await check(pattern.source, pattern.flags, { randomSeed: 1, timeout: 30_000 });
-    expect(diagnostics.status, JSON.stringify(diagnostics)).toBe('safe');
-  }, 60_000);
+    // Seeded, and bounded by step counts only: with recheck's default time limits a slow (loaded)
+    // machine made the fuzzer take a slow match for an attack, and the result depended on load.
+    const diagnostics = await check(pattern.source, pattern.flags, {
+      randomSeed: 1,
+      timeout: null,
+      attackTimeout: null,
+      incubationTimeout: null,
+      seedingTimeout: null,
+    });
+    expect(diagnostics.status, JSON.stringify(diagnostics).slice(0, 2000)).toBe('safe');
+  }, 180_000);
 });
 
 const cpuMs = () => {
@@ -26,11 +34,11 @@ const cpuMs = () => {
   return (usage.user + usage.system) / 1000;
 };
 
-/** CPU time of one scan (best of 3, each repeated to at least ~2 ms): preemption on a busy machine does not count. */
+/** CPU time of one scan (best of 5, each repeated to at least ~2 ms): preemption on a busy machine does not count. */
 function scanCost(text: string, types: ReadonlySet<DetectorType>): number {
   const repeat = Math.max(1, Math.round(2_000_000 / text.length));
   let best = Infinity;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 5; round++) {
     const started = cpuMs();
     for (let i = 0; i < repeat; i++) scanText(text, types);
     best = Math.min(best, (cpuMs() - started) / repeat);

@@ -24,6 +24,9 @@ const CACHE_TTL_MS = 5_000;
 
 export class DlpPolicies {
   private readonly cache = new Map<string, { policy: DlpPolicy; expiresAt: number }>();
+  private readonly loading = new Map<string, Promise<DlpPolicy>>();
+  /** Counts this instance's policy changes. */
+  private changes = 0;
 
   constructor(private readonly orm: Orm, private readonly clock: Clock) {}
 
@@ -32,9 +35,22 @@ export class DlpPolicies {
     const now = this.clock.now().getTime();
     const cached = this.cache.get(organizationId);
     if (cached && cached.expiresAt > now) return cached.policy;
+    // One read per organization at a time: when the entry expires under load, the calls that
+    // arrive meanwhile wait for the same query instead of each sending their own.
+    let loading = this.loading.get(organizationId);
+    if (!loading) {
+      loading = this.load(organizationId, now).finally(() => this.loading.delete(organizationId));
+      this.loading.set(organizationId, loading);
+    }
+    return loading;
+  }
+
+  private async load(organizationId: string, now: number): Promise<DlpPolicy> {
+    const changes = this.changes;
     const record = await this.orm.em.fork().findOne(DlpPolicyRecord, { organizationId });
     const policy = merge(record?.actions ?? {});
-    this.cache.set(organizationId, { policy, expiresAt: now + CACHE_TTL_MS });
+    // A policy changed on this instance while reading may have been read before the change.
+    if (changes === this.changes) this.cache.set(organizationId, { policy, expiresAt: now + CACHE_TTL_MS });
     return policy;
   }
 
@@ -57,7 +73,9 @@ export class DlpPolicies {
          "updated_at" = excluded."updated_at"`,
       [organizationId, JSON.stringify(changes), userId, this.clock.now()],
     );
+    this.changes++;
     this.cache.delete(organizationId);
+    this.loading.delete(organizationId);
     return this.view(organizationId);
   }
 }

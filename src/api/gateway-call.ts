@@ -1,0 +1,85 @@
+// One gateway call as its handlers see it, whichever way it arrived: through the raw fast path
+// (src/api/fast-path.ts: bearer key, plain JSON) or through Express (sessions, compressed bodies,
+// traces on). The handlers write to the node:http response directly, so both paths answer alike.
+import type { ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { PendingAdmission } from '../billing/budget.js';
+import type { ChatContext } from '../gateway/types.js';
+import type { Caller } from '../identity/caller.js';
+import type { Logger } from '../logger.js';
+import { callerOf } from './middleware/auth.js';
+
+export interface GatewayCall {
+  /** The parsed JSON body (undefined when the request had none). */
+  body: unknown;
+  caller: Caller;
+  requestId: string;
+  log: Logger;
+  /** Rate-limit counters still to count, with the first budget hold or alone. */
+  admission: PendingAdmission | undefined;
+  /** A request header (lower-case name). */
+  header(name: string): string | undefined;
+}
+
+export type GatewayHandler = (call: GatewayCall, res: ServerResponse) => Promise<void>;
+
+/**
+ * Runs a handler; a call that fails before any budget hold (bad body, unknown or forbidden model,
+ * DLP block) counts its rate limits here, alone, and an over-limit caller then gets the 429
+ * instead of the other error.
+ */
+export async function runGatewayHandler(handler: GatewayHandler, call: GatewayCall, res: ServerResponse): Promise<void> {
+  try {
+    await handler(call, res);
+  } catch (error) {
+    await call.admission?.countAlone();
+    throw error;
+  }
+}
+
+/** The handler as an Express route (mounted after body parsing, authentication and rate limit). */
+export function expressGatewayRoute(handler: GatewayHandler): RequestHandler {
+  return async (req, res) => {
+    const call: GatewayCall = {
+      body: req.body,
+      caller: callerOf(req),
+      requestId: req.requestId,
+      log: req.log,
+      admission: req.admission,
+      header: (name) => req.get(name),
+    };
+    await runGatewayHandler(handler, call, res);
+  };
+}
+
+/** Who is calling, for the gateway's use cases. */
+export function gatewayContext(call: GatewayCall): ChatContext {
+  const { caller } = call;
+  return {
+    organizationId: caller.organizationId,
+    userId: caller.userId,
+    apiKeyId: caller.apiKeyId ?? undefined,
+    source: 'gateway',
+    requestId: call.requestId,
+    keyLimits: caller.keyLimits,
+    admission: call.admission,
+  };
+}
+
+/** A JSON answer, as Express's res.json writes it (no ETag: the app disables them). */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Ends the upstream call when the client goes away before the answer is complete. */
+export function abortOnClientClose(res: ServerResponse): AbortSignal {
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  return abort.signal;
+}
