@@ -58,6 +58,16 @@ function workerPids(pid: number): number[] {
   return children ? children.split(/\s+/).map(Number) : [];
 }
 
+/** CPU time (user + system) of the worker processes so far, ms. */
+function cpuMsOf(pid: number): number {
+  let ticks = 0;
+  for (const each of new Set([pid, ...workerPids(pid)])) {
+    const fields = fs.readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (USER_HZ 100)
+  }
+  return ticks * 10;
+}
+
 const rssOf = (pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM') => workerPids(pid).map((child) => rssMb(child, field).toFixed(0)).join(' + ') + ' MB';
 
 function createDatabase(): Promise<ScratchDatabase> {
@@ -221,6 +231,7 @@ async function main(): Promise<void> {
     const createMs = Date.now() - createStart;
     if (Date.now() > fireAt.getTime() - 5_000) throw new Error('creating the automations took too long for the chosen minute');
     process.stdout.write(`created ${COUNT} automations in ${createMs} ms; all fire at ${fireAt.toISOString()}\n`);
+    const cpuBefore = cpuMsOf(worker.pid!);
 
     const sql = runtime.orm.em.getConnection();
     const deadline = fireAt.getTime() + 120_000;
@@ -250,6 +261,10 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     const rss = rssOf(worker.pid!);
+    // Worker CPU time (user + system, all its processes) from before the fire until every run ended:
+    // per fire it hardly depends on what else runs on the machine, unlike the lateness.
+    const cpuPerFire = (cpuMsOf(worker.pid!) - cpuBefore) / COUNT;
+    process.stdout.write(`worker CPU per fire (fire, run and its activities): ${cpuPerFire.toFixed(1)} ms\n`);
     // The rows' startedAt against Temporal's own record of each run workflow's start (equal when
     // runs record their start time), and when each run had finished all its steps.
     const runIds = await sql.execute<{ id: string; started_at: Date; completed_at: Date | null }[]>(
