@@ -89,9 +89,16 @@ const envSchema = z.object({
   AUTOMATION_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
   AUTOMATION_CONTINUE_AS_NEW_EVENTS: z.coerce.number().int().min(10).default(10_000),
-  // Worker capacity (README "Processes"); unset means the Temporal SDK's defaults.
-  /** Workflows kept in the worker's sticky cache (memory vs. replays); the SDK sizes it from the heap limit. */
+  // Worker capacity (README "Processes"); unset means our defaults (src/worker/worker.ts), else the SDK's.
+  /** Workflows the main queue's worker keeps in memory between tasks (memory vs. replays); default 3,000. */
   WORKER_MAX_CACHED_WORKFLOWS: optionalNumber(z.coerce.number().int().min(0)),
+  /** Run workflows the runs queue's worker keeps in memory between tasks; default 250. */
+  WORKER_MAX_CACHED_RUNS: optionalNumber(z.coerce.number().int().min(0)),
+  /**
+   * gzip on the worker's connection to Temporal (`gzip`), or none (default): the payloads are
+   * encrypted, so it saves few bytes, and every compressed request costs ~370 KB of allocator churn.
+   */
+  WORKER_GRPC_COMPRESSION: z.enum(['none', 'gzip']).default('none'),
   /** Activities (model calls, deliveries, tool calls) one worker runs at once; SDK default 100. */
   WORKER_MAX_CONCURRENT_ACTIVITIES: optionalNumber(z.coerce.number().int().min(1)),
   /** Workflow tasks one worker runs at once; SDK default 40. */

@@ -35,10 +35,15 @@ export async function writeWorkflowBundle(outputPath = DEFAULT_BUNDLE_PATH): Pro
     failureConverterPath: FAILURE_CONVERTER_PATH,
     // Traces: inert unless a workflow's start carries a trace context (see the module).
     workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH, workflowModule('tracing-interceptors')],
-    // Loaded once into the reusable V8 context (with croner, which it imports) and shared by every
-    // cached workflow instead of evaluated per workflow (each cached automation would otherwise
-    // hold its own croner). Stateless toward workflows: it only caches Intl formatters by zone.
-    preloadModules: [scheduleModule()],
+    // Loaded once into the reusable V8 context and shared by every cached workflow, instead of
+    // evaluated again for each one (a module a workflow loads is otherwise its own copy: its
+    // closures, classes and export getters, ~35 KB per workflow for these): the cron module (with
+    // croner), the converters, the interceptors and the workflows with what they import (our
+    // modules and the SDK's workflow package index). None keeps per-workflow state at module
+    // level: the schedule module caches Intl formatters by zone, plaintext-summaries registers a
+    // summary and takes it back within the same start command; workflow state lives in each
+    // workflow's function. The SDK freezes them (their exports) once loaded.
+    preloadModules: [scheduleModule(), WORKFLOW_PAYLOAD_CONVERTER_PATH, FAILURE_CONVERTER_PATH, WORKFLOW_INTERCEPTORS_PATH, workflowModule('tracing-interceptors'), workflowsEntry()],
     // Sources import siblings as `./x.js` (NodeNext); let webpack find the `.ts` file.
     webpackConfigHook: (config) => ({
       ...config,

@@ -77,12 +77,13 @@ export function installWorkerRuntime(logger: Logger, metricsBindAddress?: string
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   installWorkerRuntime(options.activityDeps.logger, options.metricsBindAddress);
+  const config = options.activityDeps.config;
   const connection = await NativeConnection.connect({
     address: options.address,
     ...(options.tls ? { tls: options.tls } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    grpcCompression: grpcCompression(config),
   });
-  const config = options.activityDeps.config;
   const activities = createActivities(options.activityDeps);
   const tracingOptions = await workerTracingOptions();
   const common = {
@@ -117,22 +118,65 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
 }
 
-/** The worker's capacity settings: the sticky queue timeout, and the configured limits (else the SDK's). */
-export function capacity(config: Pick<AppDeps['config'], 'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'>): {
+/**
+ * How many workflows each SDK worker keeps in memory between their tasks (the sticky cache), when
+ * WORKER_MAX_CACHED_WORKFLOWS / WORKER_MAX_CACHED_RUNS do not say. The SDK's own default grows
+ * with the heap limit (~2,300 on a 4 GB heap) and holds every automation a worker ever ran up to
+ * that: 10,000 automations did not fit in 800 MB. What a cached workflow costs, measured (BENCHMARKS.md,
+ * bench/automations/workflow-heap.ts): ~50 KB of the workflow thread's heap (mostly the SDK's
+ * activator and the stack traces it keeps of each pending promise), ~20 KB of the main thread's and
+ * ~20 KB of the Rust core's, ~90 KB of RSS in all. A workflow evicted from the cache is rebuilt by
+ * replaying its history at its next task: for a sleeping automation that is its next fire, which
+ * then costs a replay of the history since its last continue-as-new (bench/automations/replay-cost.ts)
+ * instead of a task of a few milliseconds; memory stays bounded whatever the number of automations.
+ *
+ * The main queue holds the automation entity workflows, which sleep between fires: 3,000 keeps
+ * 1,000 busy automations (and the webhook executions beside them) cached with room to spare, and
+ * 10,000 registered automations within 800 MB. The runs queue holds `run/<id>` workflows, which
+ * live for seconds to minutes: its cache only has to cover runs between two of their tasks, and a
+ * run evicted in a burst replays a history of a few dozen events; 250 bounds a burst of 1,000
+ * fires to what 250 runs hold.
+ */
+export const DEFAULT_MAX_CACHED_WORKFLOWS = 3000;
+export const DEFAULT_MAX_CACHED_RUNS = 250;
+
+type CapacityConfig = Pick<
+  AppDeps['config'],
+  'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CACHED_RUNS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'
+>;
+
+interface Capacity {
   stickyQueueScheduleToStartTimeout: number;
-  maxCachedWorkflows?: number;
+  maxCachedWorkflows: number;
   maxConcurrentActivityTaskExecutions?: number;
   maxConcurrentWorkflowTaskExecutions?: number;
-} {
+}
+
+/** The main queue's worker settings: the sticky queue timeout, its cache bound, the configured limits (else the SDK's). */
+export function capacity(config: CapacityConfig): Capacity {
+  return withCache(config, config.WORKER_MAX_CACHED_WORKFLOWS ?? DEFAULT_MAX_CACHED_WORKFLOWS);
+}
+
+/** The runs queue's worker settings: the same limits (each queue gets its own slots), its own cache bound. */
+export function runsCapacity(config: CapacityConfig): Capacity {
+  return withCache(config, config.WORKER_MAX_CACHED_RUNS ?? DEFAULT_MAX_CACHED_RUNS);
+}
+
+function withCache(config: CapacityConfig, maxCachedWorkflows: number): Capacity {
   return {
     stickyQueueScheduleToStartTimeout: config.WORKER_STICKY_QUEUE_TIMEOUT_SECONDS * 1000,
-    ...(config.WORKER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
+    maxCachedWorkflows,
     ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
     ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
   };
 }
 
-/** The runs worker's settings: the same limits (each queue gets its own slots and cache). */
-export function runsCapacity(config: Parameters<typeof capacity>[0]): ReturnType<typeof capacity> {
-  return capacity(config);
+/**
+ * The worker connection's gRPC compression. The SDK gzips every request by default; our payloads
+ * are encrypted (nothing to gain there), and each compressed request allocates a ~370 KB deflate
+ * state that glibc's allocator reuses badly: with gzip, 1,000 more cached workflows took ~250 MB
+ * of RSS instead of ~90 MB (bench/automations/workflow-heap.ts, GRPC_COMPRESSION).
+ */
+export function grpcCompression(config: Pick<AppDeps['config'], 'WORKER_GRPC_COMPRESSION'>): { codec: 'none' | 'gzip' } {
+  return { codec: config.WORKER_GRPC_COMPRESSION };
 }
