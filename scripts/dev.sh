@@ -7,4 +7,7 @@ bash scripts/ensure-deps.sh
 # An external Temporal (TEMPORAL_ADDRESS) needs no local CLI. Otherwise build it now if needed;
 # without `temporal` and Go the runner starts one through the Temporal SDK's download.
 if [ -z "${TEMPORAL_ADDRESS:-}" ]; then bash scripts/temporal.sh prepare; fi
+# glibc raises its mmap threshold after each large free, so later large blocks come from the heap
+# and leave holes there: a fixed threshold keeps them on mmap (~100 MB less RSS idle, BENCHMARKS.md).
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-262144}"
 exec node --import tsx src/dev/runner.ts

@@ -1,8 +1,10 @@
 // The dev runner: the whole service in one command on embedded defaults. Starts the Temporal
 // dev server (unless TEMPORAL_ADDRESS is set) with its Web UI and a SQLite file under DATA_DIR,
 // then the worker and the API in this process (so they share PGlite when DATABASE_URL is unset),
-// and prints where everything is. The Web UI decodes the (encrypted) payloads through the API's
-// codec server, /v1/codec. SIGINT/SIGTERM stops all of it cleanly.
+// and prints where everything is. A first start writes the workflow bundle and creates the
+// database in a child process first (first-start.ts), so this process idles as after a restart.
+// The Web UI decodes the (encrypted) payloads through the API's codec server, /v1/codec.
+// SIGINT/SIGTERM stops all of it cleanly.
 import os from 'node:os';
 import path from 'node:path';
 import { startApi } from '../api/server.js';
@@ -16,6 +18,7 @@ import { temporalConnectionOptions } from '../temporal-connection.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from '../worker/bundle.js';
 import { startWorker } from '../worker/worker.js';
 import { runMain } from '../process-lifecycle.js';
+import { needsPreparation, prepareInChildProcess } from './first-start.js';
 import { startTemporalDevServer, type DevServer } from './temporal-server.js';
 
 await runMain('dev', async () => {
@@ -24,6 +27,11 @@ await runMain('dev', async () => {
   const loaded = loadConfig();
   const config = { ...loaded, TEMPORAL_RUNS_TASK_QUEUE: loaded.TEMPORAL_RUNS_TASK_QUEUE ?? loaded.TEMPORAL_TASK_QUEUE };
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
+  const bundlePath = config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH;
+  if (needsPreparation(config, bundlePath)) {
+    logger.info('first start: writing the workflow bundle and creating the database in a child process');
+    await prepareInChildProcess();
+  }
   let temporalServer: DevServer | undefined;
   const codecEndpoint = `${config.publicBaseUrl}/codec`;
   if (!config.TEMPORAL_ADDRESS) {
@@ -37,7 +45,7 @@ await runMain('dev', async () => {
     });
   }
   try {
-    const bundlePath = await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
+    await ensureWorkflowBundle(bundlePath);
     const runtime = await openRuntime(config, logger);
     const bootstrap = await bootstrapOnFirstStart(runtime.orm, config, logger);
     const worker = await startWorker({
