@@ -4,14 +4,14 @@
 // prints rps. GATEWAY_NODE_ARGS adds node flags to the gateway (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
 //   DATABASE_URL=… REDIS_URL=… npx tsx bench/gateway/profile.ts
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
+import { gatewayEnv } from './gateway-env.js';
 import { runLoad } from './load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,24 +31,14 @@ const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
 const nodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const command = process.env.GATEWAY_WRAPPER ? process.env.GATEWAY_WRAPPER.split(' ') : [];
 const child = spawn(command[0] ?? process.execPath, [...command.slice(1), ...(command.length ? [process.execPath] : []), ...nodeArgs, path.join(root, 'dist/api/main.js')], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    GATEWAY_CONFIG: writeGatewayConfig(settings),
-    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? temporal!.address,
-    TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
-    DATABASE_URL: database?.url ?? '',
-    REDIS_KEY_PREFIX: `bench:${randomUUID()}:`,
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ai-workspace-bench-')),
-    SECRET_KEY: randomBytes(32).toString('base64'),
-    BOOTSTRAP_OWNER_API_KEY: apiKey,
-    RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000',
-    RATE_LIMIT_PER_ORG_PER_MINUTE: '100000000',
-  },
+  env: gatewayEnv({
+    port,
+    gatewayConfig: writeGatewayConfig(settings),
+    temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address,
+    databaseUrl: database?.url,
+    apiKey,
+    webConcurrency: Number(process.env.WEB_CONCURRENCY ?? '1'),
+  }),
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const url = `http://127.0.0.1:${port}`;

@@ -9,15 +9,15 @@
 // REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS). GATEWAY_CPU_PROFILE_DIR=<dir>
 // writes V8 CPU profiles of the gateway's processes there.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
 import { FAKE_EMBEDDING_MODEL, fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
+import { gatewayEnv } from './gateway-env.js';
 import { openStreams, runLoad, type LoadResult, type Target } from './load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -71,26 +71,14 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
   // GATEWAY_CPU_PROFILE_DIR=<dir>: V8 CPU profiles of the gateway's processes, written at exit.
   const profile = process.env.GATEWAY_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.GATEWAY_CPU_PROFILE_DIR)}`] : [];
   const child = spawn(process.execPath, [...profile, path.join(root, 'dist/api/main.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      // API processes (node:cluster); the production default would be one per core.
-      WEB_CONCURRENCY: String(webConcurrency),
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      GATEWAY_CONFIG: writeGatewayConfig(settings),
-      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? temporal!.address,
-      TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
-      DATABASE_URL: database?.url ?? '',
-      REDIS_KEY_PREFIX: `bench:${randomUUID()}:`,
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ai-workspace-bench-')),
-      SECRET_KEY: randomBytes(32).toString('base64'),
-      BOOTSTRAP_OWNER_API_KEY: apiKey,
-      // Counted in Redis on every request like in production, set high enough never to refuse the load.
-      RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000',
-      RATE_LIMIT_PER_ORG_PER_MINUTE: '100000000',
-    },
+    env: gatewayEnv({
+      port,
+      gatewayConfig: writeGatewayConfig(settings),
+      temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address,
+      databaseUrl: database?.url,
+      apiKey,
+      webConcurrency,
+    }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(child);
