@@ -136,10 +136,23 @@ async function costPerFire(runtime: Runtime, sql: Sql): Promise<string> {
     `(entity ${mean(sums.entityTasks)}, run ${mean(sums.runTasks)}), activities ${mean(sums.activities)}, local activities ${mean(sums.localActivities)}`;
 }
 
+/** The workflows each SDK worker holds in its cache, from the worker's Temporal SDK metrics. */
+async function cachedWorkflows(metricsAddress: string | undefined): Promise<string> {
+  if (!metricsAddress) return 'n/a';
+  try {
+    const text = await (await fetch(`http://${metricsAddress}/metrics`)).text();
+    const sizes = [...text.matchAll(/^temporal_sticky_cache_size\{[^}]*task_queue="([^"]*)"[^}]*\} (\d+)/gm)].map(([, queue, size]) => `${size} (${queue!.endsWith('-runs') ? 'runs' : 'main'})`);
+    return sizes.length > 0 ? sizes.join(' + ') : 'n/a';
+  } catch {
+    return 'n/a';
+  }
+}
+
 /**
  * IDLE_AUTOMATIONS: N automations that never fire during the run (yearly), registered straight
  * in the database and started like the API starts them; the worker's RSS before (the floor) and
- * once every entity workflow has run its first task and the worker has settled.
+ * once every entity workflow has run its first task and the worker has settled, with the number
+ * of workflows its cache holds then (WORKER_MAX_CACHED_WORKFLOWS, default in src/worker/worker.ts).
  */
 async function idleMemory(runtime: Runtime, config: ReturnType<typeof loadConfig>, workerPid: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 15_000));
@@ -164,14 +177,15 @@ async function idleMemory(runtime: Runtime, config: ReturnType<typeof loadConfig
   const pids = workerPids(workerPid);
   const after = pids.map((pid) => rssMb(pid, 'VmRSS'));
   const peak = pids.map((pid) => rssMb(pid, 'VmHWM'));
+  const cached = await cachedWorkflows(config.TEMPORAL_METRICS_BIND_ADDRESS);
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const perWorkflowKb = ((sum(after) - sum(before)) * 1024) / IDLE;
   process.stdout.write([
     '',
-    `| idle automations | worker processes | worker RSS before (floor) | RSS after | peak RSS | per automation |`,
-    '|---:|---:|---:|---:|---:|---:|',
-    `| ${IDLE} | ${pids.length} | ${before.map((v) => v.toFixed(0)).join(' + ')} MB | ${after.map((v) => v.toFixed(0)).join(' + ')} MB | ` +
-      `${peak.map((v) => v.toFixed(0)).join(' + ')} MB | ${perWorkflowKb.toFixed(1)} KB |`,
+    `| idle automations | worker processes | cached (main + runs) | worker RSS before (floor) | RSS after | peak RSS | per automation | load average |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${IDLE} | ${pids.length} | ${cached} | ${before.map((v) => v.toFixed(0)).join(' + ')} MB | ${after.map((v) => v.toFixed(0)).join(' + ')} MB | ` +
+      `${peak.map((v) => v.toFixed(0)).join(' + ')} MB | ${perWorkflowKb.toFixed(1)} KB | ${os.loadavg().map((v) => v.toFixed(1)).join(' ')} |`,
     '',
   ].join('\n'));
 }
@@ -191,6 +205,8 @@ async function main(): Promise<void> {
     SECRET_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: path.join(os.tmpdir(), 'ai-workspace-bench'),
     WORKER_PROCESSES: String(WORKERS),
+    // The idle run reads the worker's cache size from the SDK's metrics.
+    ...(IDLE > 0 && WORKERS <= 1 ? { TEMPORAL_METRICS_BIND_ADDRESS: `127.0.0.1:${await freePort()}` } : {}),
   };
   const config = loadConfig(env);
   const runtime = await openRuntime(config, createLogger({ level: 'warn' }));

@@ -122,20 +122,21 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
  * How many workflows each SDK worker keeps in memory between their tasks (the sticky cache), when
  * WORKER_MAX_CACHED_WORKFLOWS / WORKER_MAX_CACHED_RUNS do not say. The SDK's own default grows
  * with the heap limit (~2,300 on a 4 GB heap) and holds every automation a worker ever ran up to
- * that: 10,000 automations did not fit in 800 MB. What a cached workflow costs, measured (BENCHMARKS.md,
+ * that: 10,000 automations took 1,467 MB. What a cached workflow costs, measured (BENCHMARKS.md,
  * bench/automations/workflow-heap.ts): ~50 KB of the workflow thread's heap (mostly the SDK's
  * activator and the stack traces it keeps of each pending promise), ~20 KB of the main thread's and
- * ~20 KB of the Rust core's, ~90 KB of RSS in all. A workflow evicted from the cache is rebuilt by
- * replaying its history at its next task: for a sleeping automation that is its next fire, which
- * then costs a replay of the history since its last continue-as-new (bench/automations/replay-cost.ts)
- * instead of a task of a few milliseconds; memory stays bounded whatever the number of automations.
+ * ~20 KB of the Rust core's: ~90-110 KB of RSS in all. A workflow evicted from the cache is rebuilt
+ * by replaying its history at its next task: for a sleeping automation that is its next fire, which
+ * then replays the history since its last continue-as-new, ~0.75 ms of CPU per event, ~12.5 events
+ * per fire (bench/automations/replay-cost.ts: 0.2 s after 13 fires, 2.8 s after 300), instead of a
+ * ~20 ms task; memory stays bounded whatever the number of automations.
  *
  * The main queue holds the automation entity workflows, which sleep between fires: 3,000 keeps
  * 1,000 busy automations (and the webhook executions beside them) cached with room to spare, and
- * 10,000 registered automations within 800 MB. The runs queue holds `run/<id>` workflows, which
- * live for seconds to minutes: its cache only has to cover runs between two of their tasks, and a
- * run evicted in a burst replays a history of a few dozen events; 250 bounds a burst of 1,000
- * fires to what 250 runs hold.
+ * 10,000 registered automations within 800 MB (700 MB measured). The runs queue holds `run/<id>`
+ * workflows, which live for seconds to minutes: its cache only has to cover runs between two of
+ * their tasks, and a run evicted in a burst replays a history of a few dozen events; 250 bounds
+ * what a burst of fires keeps cached on that queue.
  */
 export const DEFAULT_MAX_CACHED_WORKFLOWS = 3000;
 export const DEFAULT_MAX_CACHED_RUNS = 250;
