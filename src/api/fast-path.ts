@@ -6,7 +6,7 @@
 // and the request metric. Any other call (a session cookie, a compressed or non-UTF-8 body,
 // another media type, a query string, traces on) is left to Express, which serves it alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, badRequest } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { bearerToken } from '../identity/authenticate.js';
 import type { Logger } from '../logger.js';
@@ -14,7 +14,7 @@ import type { AppDeps } from '../runtime-deps.js';
 import { tracing } from '../telemetry/tracing.js';
 import { runGatewayHandler, type GatewayCall, type GatewayHandler } from './gateway-call.js';
 import { apiKeyAuthenticator } from './middleware/auth.js';
-import { findNul } from './middleware/body.js';
+import { findNul, nulError } from './middleware/body.js';
 import { sendError } from './middleware/errors.js';
 import { admissions } from './middleware/rate-limit.js';
 import { logRequest, requestIdOf } from './middleware/request-context.js';
@@ -130,5 +130,5 @@ function parseJson(text: string, req: IncomingMessage): unknown {
 
 function rejectNul(body: unknown): void {
   const where = findNul(body, '');
-  if (where !== undefined) throw badRequest(`${where || 'body'} must not contain NUL characters (\\u0000)`, where || 'body');
+  if (where !== undefined) throw nulError(where || 'body');
 }

@@ -42,12 +42,16 @@ export function rejectNulCharacters(pathParamAt?: (method: string, path: string)
     const inBody = inQuery === undefined ? findNul(req.body, '') : undefined;
     const where = inQuery ?? inBody;
     if (where !== undefined) {
-      const param = where || (inQuery !== undefined ? 'query' : 'body');
-      next(badRequest(`${param} must not contain NUL characters (\\u0000)`, param));
+      next(nulError(where || (inQuery !== undefined ? 'query' : 'body')));
       return;
     }
     next();
   };
+}
+
+/** 400 naming where a U+0000 was found (a field path, `query` or `body`). */
+export function nulError(param: string): AppError {
+  return badRequest(`${param} must not contain NUL characters (\\u0000)`, param);
 }
 
 /** The path of the first string or key holding U+0000 (`''` for the value itself), else undefined. */
