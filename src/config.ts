@@ -81,6 +81,12 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   /** How long an unsettled budget reservation holds budget without renewal before it lapses (README "Billing"). */
   BUDGET_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** Largest budget lease (USD) one API instance holds per organization for local admission; 0 = a Redis hold per request (README "Billing"). */
+  BUDGET_LEASE_MAX_USD: z.coerce.number().min(0).default(1),
+  /** How often leases sync settled spend, renew, and re-check the cap: a lowered cap binds every instance within this (plus a round trip). */
+  BUDGET_LEASE_SYNC_MS: z.coerce.number().int().min(10).max(10_000).default(250),
+  /** A lease not renewed for this long (its process died) lapses and its budget returns. */
+  BUDGET_LEASE_TTL_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Webhook deliveries accepted per webhook id, and per client IP, per minute. */
   WEBHOOK_RATE_LIMIT_PER_WEBHOOK: z.coerce.number().int().positive().default(120),
   WEBHOOK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(600),
@@ -149,6 +155,8 @@ const envSchema = z.object({
   OIDC_SCOPES: z.string().default('openid email profile'),
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_PER_ORG_PER_MINUTE: z.coerce.number().int().positive().default(6000),
+  /** Gateway rate limits are leased to an instance in blocks of limit / this while far from the limit; 0 = counted in Redis per request. */
+  RATE_LIMIT_LEASE_DIVISOR: z.coerce.number().int().min(0).default(20),
   /** Sign-in attempts (password, invitation accept, OIDC callback) per client IP per minute. */
   RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().positive().default(20),
   /** A JSON file of extra MCP connector catalog entries ({"connectors": [...]}); same id replaces a shipped entry. */

@@ -3,7 +3,7 @@
 // worker, the dev runner and the tests all start from here.
 import path from 'node:path';
 import type { AppDeps } from './runtime-deps.js';
-import { createBudgetLedger } from './billing/budget-ledger.js';
+import { createBudgetLedger, leaseSettingsOf } from './billing/budget-ledger.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secrets.js';
@@ -70,6 +70,7 @@ export async function openRuntime(
       clock,
       logger,
       reservationTtlMs: config.BUDGET_RESERVATION_TTL_SECONDS * 1000,
+      leases: leaseSettingsOf(config),
     });
     const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
     return {
@@ -85,6 +86,8 @@ export async function openRuntime(
       secrets,
       async close() {
         await gateway.close();
+        // Before Redis closes: unused lease budget and rate tokens go back, settled spend is synced.
+        await budget.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the budget leases failed'));
         mailer.close();
         await temporal.close();
         await shared.close();

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     const now = new Date();
     const { organizationId, seconds } = await seedUsage(url, now, rows);
     const shared = await openSharedState({ redisUrl: process.env.REDIS_URL, keyPrefix: `bench:${name}:` }, logger);
-    const deps: BillingDeps = { config: { BUDGET_RESERVATION_TTL_SECONDS: 600 }, orm, shared, clock: systemClock, logger };
+    const deps: BillingDeps = { config: { BUDGET_RESERVATION_TTL_SECONDS: 600, BUDGET_LEASE_MAX_USD: 1, BUDGET_LEASE_SYNC_MS: 250, BUDGET_LEASE_TTL_SECONDS: 30, RATE_LIMIT_LEASE_DIVISOR: 20 }, orm, shared, clock: systemClock, logger };
     const caller: Caller = { organizationId, userId: randomUUID(), email: 'bench@bench.test', role: 'owner', via: 'api_key' };
     const thirtyDays = { from: new Date(now.getTime() - 30 * 86_400_000).toISOString(), to: now.toISOString() };
 

@@ -11,12 +11,12 @@ import { hasRole } from '../identity/caller.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../redis.js';
 import type { UsageQuery } from './billing.schemas.js';
-import { createBudgetLedger, toNanos, type BudgetLedger } from './budget-ledger.js';
+import { createBudgetLedger, leaseSettingsOf, toNanos, type BudgetLedger } from './budget-ledger.js';
 import { billingPeriodOf, DAY_MS } from './period.js';
 import { groupUsage, sumUsage, type UsageGroup, type UsageRange, type UsageTotals } from './usage.queries.js';
 
 export interface BillingDeps {
-  config: Pick<Config, 'BUDGET_RESERVATION_TTL_SECONDS'>;
+  config: Pick<Config, 'BUDGET_RESERVATION_TTL_SECONDS' | 'BUDGET_LEASE_MAX_USD' | 'BUDGET_LEASE_SYNC_MS' | 'BUDGET_LEASE_TTL_SECONDS' | 'RATE_LIMIT_LEASE_DIVISOR'>;
   orm: Orm;
   shared: SharedState;
   clock: Clock;
@@ -164,5 +164,5 @@ async function storeCap(
 }
 
 function ledgerOf(deps: BillingDeps): BudgetLedger {
-  return createBudgetLedger({ ...deps, reservationTtlMs: deps.config.BUDGET_RESERVATION_TTL_SECONDS * 1000 });
+  return createBudgetLedger({ ...deps, reservationTtlMs: deps.config.BUDGET_RESERVATION_TTL_SECONDS * 1000, leases: leaseSettingsOf(deps.config) });
 }

@@ -8,7 +8,10 @@
 // Counters live in the budget store (Redis or in-process); the database stays the truth: the
 // cap is read from organization_budgets and a period's spend (the organization's, a key's) from
 // usage_records whenever the store does not hold them (first use, Redis restart, new month).
+// On Redis, most gateway requests are admitted locally against a lease (budget-leases.ts):
+// reservations so admitted carry ids `lease/<leaseId>` and settle into the lease.
 import { randomUUID } from 'node:crypto';
+import type { CounterHit } from '../rate-limit/counters.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Orm } from '../db/orm.js';
@@ -17,7 +20,8 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetGuard, BudgetReservation, ReserveOptions } from './budget.js';
-import type { BudgetStore, CapSetting, PeriodRef } from './budget-store.js';
+import { leaseBookFor, type LeaseBook, type LeaseSettings } from './budget-leases.js';
+import type { BudgetStore, CapSetting, KeyBudget, PeriodRef } from './budget-store.js';
 import { budgetStoreFor } from './budget-store-for.js';
 import { billingPeriodOf, DAY_MS, type BillingPeriod } from './period.js';
 import { sumUsage } from './usage.queries.js';
@@ -29,6 +33,8 @@ export interface BudgetLedgerDeps {
   logger: Logger;
   /** How long an unsettled reservation holds budget without renewal before it lapses (a crashed caller). */
   reservationTtlMs: number;
+  /** Local admission against leases (Redis only); absent = a store call per reservation. */
+  leases?: LeaseSettings | undefined;
 }
 
 export interface BudgetStatus {
@@ -44,6 +50,22 @@ export interface BudgetStatus {
 }
 
 const NANOS_PER_USD = 1e9;
+const LEASE_PREFIX = 'lease/';
+/** Each lease holds at most 1/16 of the headroom, and only when that covers 8 worst cases (so not within ~128 of the cap). */
+const LEASE_DIVISOR = 16;
+const LEASE_MIN_REQUESTS = 8;
+
+/** The lease settings of the configuration (see config.ts BUDGET_LEASE_*, RATE_LIMIT_LEASE_DIVISOR). */
+export function leaseSettingsOf(config: {
+  BUDGET_LEASE_MAX_USD: number; BUDGET_LEASE_SYNC_MS: number; BUDGET_LEASE_TTL_SECONDS: number; RATE_LIMIT_LEASE_DIVISOR: number;
+}): LeaseSettings {
+  return {
+    sizing: { ceiling: Math.round(config.BUDGET_LEASE_MAX_USD * NANOS_PER_USD), divisor: LEASE_DIVISOR, minRequests: LEASE_MIN_REQUESTS },
+    syncMs: config.BUDGET_LEASE_SYNC_MS,
+    leaseTtlMs: config.BUDGET_LEASE_TTL_SECONDS * 1000,
+    rateDivisor: config.RATE_LIMIT_LEASE_DIVISOR,
+  };
+}
 /** A period's counters outlive its month by this much, for settlements that arrive late. */
 const PERIOD_GRACE_MS = 7 * DAY_MS;
 
@@ -52,9 +74,11 @@ export const toUsd = (nanos: number): number => nanos / NANOS_PER_USD;
 
 export class BudgetLedger implements BudgetGuard {
   private readonly store: BudgetStore;
+  private readonly leases: LeaseBook | undefined;
 
   constructor(private readonly deps: BudgetLedgerDeps) {
     this.store = budgetStoreFor(deps.shared);
+    this.leases = leaseBookFor(deps.shared, deps.leases, deps);
   }
 
   async reserve(organizationId: string, worstCaseCost: number, options: ReserveOptions = {}): Promise<BudgetReservation> {
@@ -75,6 +99,7 @@ export class BudgetLedger implements BudgetGuard {
       key: keyBudget,
       counters: admission && !admission.counted ? admission.counters : undefined,
     };
+    if (this.leases) return this.reserveWithLeases(this.leases, hold, period, worstCaseCost, options);
     let outcome = await this.guarded(() => this.store.hold(hold));
     if (outcome.status === 'uninitialised') {
       await this.load(ref, period, keyBudget?.keyId);
@@ -82,18 +107,38 @@ export class BudgetLedger implements BudgetGuard {
     }
     // The rate limit decides first: a rejected request was neither counted nor held.
     if (outcome.status !== 'uninitialised' && outcome.rate) admission!.apply(outcome.rate);
-    if (outcome.status === 'exceeded') {
-      throw new AppError(
-        'budget_exceeded',
-        outcome.scope === 'key' ? 'The monthly budget of this API key is reached' : 'The monthly budget cap of this organization is reached',
-      );
-    }
+    if (outcome.status === 'exceeded') throw exceededError(outcome.scope);
     if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
     const id = keyBudget ? `${period.key}/${hold.holdId}/${keyBudget.keyId}` : `${period.key}/${hold.holdId}`;
     return { id, organizationId, amount: worstCaseCost };
   }
 
+  /** Admits locally against a lease when one covers the request, else in one script call (which may take a lease). */
+  private async reserveWithLeases(
+    leases: LeaseBook,
+    hold: PeriodRef & { holdId: string; amount: number; nowMs: number; expiresAtMs: number; key: KeyBudget | undefined; counters: HoldCounters },
+    period: BillingPeriod,
+    worstCaseCost: number,
+    { admission }: ReserveOptions,
+  ): Promise<BudgetReservation> {
+    const request = { ref: { organizationId: hold.organizationId, period: hold.period }, ...hold, counters: hold.counters ?? [] };
+    let outcome = await this.guarded(() => leases.admit(request));
+    if (outcome.status === 'uninitialised') {
+      await this.load(request.ref, period, hold.key?.keyId);
+      outcome = await this.guarded(() => leases.admit(request));
+    }
+    // The rate limit decides first: a rejected request was neither counted nor held.
+    if (outcome.rate) admission!.apply(outcome.rate);
+    if (outcome.status === 'exceeded') throw exceededError(outcome.scope);
+    const { organizationId } = hold;
+    if (outcome.status === 'leased') return { id: `${LEASE_PREFIX}${outcome.leaseId}`, organizationId, amount: worstCaseCost };
+    if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
+    return { id: hold.key ? `${period.key}/${hold.holdId}/${hold.key.keyId}` : `${period.key}/${hold.holdId}`, organizationId, amount: worstCaseCost };
+  }
+
   keepAlive(reservation: BudgetReservation): () => void {
+    // A lease is renewed by its book while anything is in flight against it.
+    if (reservation.id.startsWith(LEASE_PREFIX)) return () => {};
     // A third of the TTL: two renewals may fail (a Redis blip) before the hold lapses.
     const timer = setInterval(() => void this.renew(reservation), Math.max(1, Math.floor(this.deps.reservationTtlMs / 3)));
     timer.unref();
@@ -102,6 +147,7 @@ export class BudgetLedger implements BudgetGuard {
 
   /** Pushes an open reservation's expiry one TTL from now; false when it was closed or had lapsed (logged). */
   async renew(reservation: BudgetReservation): Promise<boolean> {
+    if (reservation.id.startsWith(LEASE_PREFIX)) return this.leases?.isLive(reservation.id.slice(LEASE_PREFIX.length)) ?? false;
     const { ref, holdId } = parseReservation(reservation);
     const nowMs = this.deps.clock.now().getTime();
     try {
@@ -124,15 +170,17 @@ export class BudgetLedger implements BudgetGuard {
    * (budget_settlements_over_reservation_total), since spend may then pass the cap.
    */
   async settle(reservation: BudgetReservation, actualCost: number): Promise<void> {
-    const { ref, holdId, keyId } = parseReservation(reservation);
     const actual = toNanos(Math.max(0, actualCost));
     if (actual > toNanos(reservation.amount)) {
       metrics.budgetOverruns.inc();
       this.deps.logger.warn(
-        { organizationId: ref.organizationId, reserved: reservation.amount, actual: toUsd(actual) },
+        { organizationId: reservation.organizationId, reserved: reservation.amount, actual: toUsd(actual) },
         'budget settlement above its reservation: the call cost more than its worst case',
       );
     }
+    // Into the lease: the book syncs it to the store within one sync interval.
+    if (reservation.id.startsWith(LEASE_PREFIX)) return this.leases?.settle(reservation.id.slice(LEASE_PREFIX.length), toNanos(reservation.amount), actual);
+    const { ref, holdId, keyId } = parseReservation(reservation);
     // A failed settlement must not fail a request that was answered: the hold lapses at its
     // expiry and the usage record still carries the cost for the next load from the database.
     await this.store.settle(ref, holdId, actual, keyId).catch((error: unknown) =>
@@ -141,6 +189,7 @@ export class BudgetLedger implements BudgetGuard {
   }
 
   async release(reservation: BudgetReservation): Promise<void> {
+    if (reservation.id.startsWith(LEASE_PREFIX)) return this.leases?.release(reservation.id.slice(LEASE_PREFIX.length), toNanos(reservation.amount));
     const { ref, holdId } = parseReservation(reservation);
     await this.store.release(ref, holdId).catch((error: unknown) =>
       this.deps.logger.error({ err: error, organizationId: ref.organizationId }, 'budget release failed'),
@@ -152,6 +201,8 @@ export class BudgetLedger implements BudgetGuard {
     const now = this.deps.clock.now();
     const period = billingPeriodOf(now);
     const ref = { organizationId, period: period.key };
+    // This process's settled spend reaches the store first (other instances' within a sync interval).
+    await this.guarded(async () => this.leases?.flush(organizationId));
     let state = await this.guarded(() => this.store.read(ref, now.getTime()));
     if (!state) {
       await this.load(ref, period);
@@ -171,6 +222,13 @@ export class BudgetLedger implements BudgetGuard {
   /** Makes a committed cap change effective for every instance sharing the store. */
   async applyCap(organizationId: string, setting: CapSetting): Promise<void> {
     await this.guarded(() => this.store.setCap(organizationId, setting));
+    // Here at once; other instances retire their leases at their next sync (they see the new cap version).
+    await this.guarded(async () => this.leases?.retireOrganization(organizationId));
+  }
+
+  /** Gives this process's leases back (their unused budget and rate tokens) and syncs their spend. */
+  async close(): Promise<void> {
+    await this.leases?.close();
   }
 
   private async load(ref: PeriodRef, period: BillingPeriod, keyId?: string): Promise<void> {
@@ -199,6 +257,10 @@ export function createBudgetLedger(deps: BudgetLedgerDeps): BudgetLedger {
   return new BudgetLedger(deps);
 }
 
+function exceededError(scope: 'organization' | 'key'): AppError {
+  return new AppError('budget_exceeded', scope === 'key' ? 'The monthly budget of this API key is reached' : 'The monthly budget cap of this organization is reached');
+}
+
 /** The stored cap (nanos) and its version; version 0 when the organization never set one. */
 export async function loadCapSetting(em: EntityManager, organizationId: string): Promise<CapSetting> {
   const [row] = await em.execute<Array<{ monthly_cap: number | null; version: string | number }>>(
@@ -217,6 +279,8 @@ async function sumKeyUsage(em: EntityManager, organizationId: string, apiKeyId: 
   );
   return Number(row?.spent ?? 0);
 }
+
+type HoldCounters = CounterHit[] | undefined;
 
 /** `<period>/<holdId>` or `<period>/<holdId>/<keyId>` when the hold also counts against a key's budget. */
 function parseReservation(reservation: BudgetReservation): { ref: PeriodRef; holdId: string; keyId: string | undefined } {

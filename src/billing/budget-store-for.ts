@@ -6,6 +6,8 @@ import type { SharedState } from '../redis.js';
 import type { BudgetStore } from './budget-store.js';
 import { MemoryBudgetStore } from './budget-store.memory.js';
 import { RedisBudgetStore } from './budget-store.redis.js';
+import { RedisLeaseStore } from './budget-store.leases.redis.js';
+import type { LeaseStore } from './lease-store.js';
 
 const memoryStores = new WeakMap<SharedState, MemoryBudgetStore>();
 const redisStores = new WeakMap<SharedState, RedisBudgetStore>();
@@ -26,5 +28,18 @@ export function budgetStoreFor(shared: SharedState): BudgetStore {
   if (existing) return existing;
   const store = new MemoryBudgetStore(memoryCountersFor(shared));
   memoryStores.set(shared, store);
+  return store;
+}
+
+const leaseStores = new WeakMap<SharedState, RedisLeaseStore>();
+
+/** The lease scripts behind `shared`, or undefined in process (one instance admits per request, cheaply). */
+export function leaseStoreFor(shared: SharedState): LeaseStore | undefined {
+  if (shared.kind !== 'redis' || !shared.redis) return undefined;
+  let store = leaseStores.get(shared);
+  if (!store) {
+    store = new RedisLeaseStore(shared.redis);
+    leaseStores.set(shared, store);
+  }
   return store;
 }

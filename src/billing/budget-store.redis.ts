@@ -14,7 +14,7 @@ import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, PeriodRef, Peri
 
 // Integers are formatted with %d: Lua numbers are doubles and tostring() would turn large ones
 // into exponent notation that HINCRBY rejects.
-const CLOSE_HOLD = `
+export const CLOSE_HOLD = `
 local function close_hold(state, exp, id)
   local held = redis.call('HGET', state, 'h:' .. id)
   if held then
@@ -31,7 +31,7 @@ local function close_hold(state, exp, id)
 end
 `;
 
-const DROP_EXPIRED = `${CLOSE_HOLD}
+export const DROP_EXPIRED = `${CLOSE_HOLD}
 local function drop_expired(state, exp, now)
   local expired = redis.call('ZRANGEBYSCORE', exp, '-inf', now)
   for _, id in ipairs(expired) do close_hold(state, exp, id) end
@@ -39,6 +39,10 @@ end
 local function cap_of(value)
   local sep = string.find(value, ':', 1, true)
   return string.sub(value, sep + 1)
+end
+local function cap_version_of(value)
+  local sep = string.find(value, ':', 1, true)
+  return string.sub(value, 1, sep - 1)
 end
 `;
 
@@ -253,7 +257,7 @@ function capKey(organizationId: string): string {
   return `budget:{${organizationId}}:cap`;
 }
 
-function keysOf(ref: PeriodRef): { cap: string; state: string; expiry: string } {
+export function keysOf(ref: PeriodRef): { cap: string; state: string; expiry: string } {
   const state = `budget:{${ref.organizationId}}:${ref.period}`;
   return { cap: capKey(ref.organizationId), state, expiry: `${state}:exp` };
 }
