@@ -6,6 +6,7 @@ import { embedMany, generateText } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_EMBEDDING_MODEL, FAKE_PRICES, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { BudgetLedger } from '../../src/billing/budget-ledger.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -230,28 +231,56 @@ describe('keys with their own limits', () => {
 });
 
 describe('Redis round trips', () => {
-  it('costs one script call before the upstream call (rate limits and budget hold together) and one settlement after', async (context) => {
-    if (stack.runtime.shared.kind !== 'redis') context.skip();
-    const org = await createTestOrganization(stack.runtime.orm);
-    const limited = await createKey(org, { monthlyBudget: 10, rateLimitPerMinute: 100 });
-    const send = () => call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: limited.key, body: { model: 'fake-model', messages: hello } });
-    expect((await send()).status).toBe(200); // loads the budget counters from the database
-    await new Promise((resolve) => setTimeout(resolve, 200));
-
+  /** Scripts run for `org` while `act` runs (and shortly after): EVALSHA, sha, key count, keys, args. */
+  async function scriptsDuring(org: TestOrganization, act: () => Promise<void>): Promise<string[][]> {
     const monitor = await stack.runtime.shared.redis!.duplicate().monitor();
     const scripts: string[][] = [];
     monitor.on('monitor', (_time: string, args: string[]) => {
       // Every key of the request carries the organization in its hash tag.
       if (/^eval/i.test(args[0] ?? '') && args.some((arg) => arg.includes(`{${org.id}}`))) scripts.push(args);
     });
-    const answered = await send();
-    expect(answered.status).toBe(200);
-    expect(answered.headers.get('x-ratelimit-limit')).toBe('100');
-    await waitFor(async () => scripts.length >= 2, { what: 'the settlement' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await act();
+    await new Promise((resolve) => setTimeout(resolve, 100));
     monitor.disconnect();
-    // The hold (3 budget keys + 2 rate counters), then the settlement (2 keys).
-    expect(scripts.map((args) => Number(args[2]))).toEqual([5, 2]);
+    return scripts;
+  }
+
+  it('costs one script call before the upstream call for a key with its own budget (held per request; rate slots from its block) and one settlement after', async (context) => {
+    if (stack.runtime.shared.kind !== 'redis') context.skip();
+    const org = await createTestOrganization(stack.runtime.orm);
+    const limited = await createKey(org, { monthlyBudget: 10, rateLimitPerMinute: 100 });
+    const send = () => call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: limited.key, body: { model: 'fake-model', messages: hello } });
+    expect((await send()).status).toBe(200); // loads the budget counters, leases rate blocks
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const scripts = await scriptsDuring(org, async () => {
+      const answered = await send();
+      expect(answered.status).toBe(200);
+      expect(answered.headers.get('x-ratelimit-limit')).toBe('100');
+      expect(Number(answered.headers.get('x-ratelimit-remaining'))).toBe(98);
+    });
+    // The hold (3 budget keys; both rate counters came from the blocks the first call leased), then the settlement (2 keys).
+    expect(scripts.map((args) => Number(args[2]))).toEqual([3, 2]);
+  });
+
+  it('makes no Redis call before or after the upstream call while a lease covers it, and syncs its spend within a sync interval', async (context) => {
+    if (stack.runtime.shared.kind !== 'redis') context.skip();
+    const org = await createTestOrganization(stack.runtime.orm);
+    const key = await createKey(org, { rateLimitPerMinute: 1000 });
+    const send = () => call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: key.key, body: { model: 'fake-model', messages: hello } });
+    expect((await send()).status).toBe(200); // loads the budget counters, leases budget and rate blocks
+
+    let answered = 0;
+    const scripts = await scriptsDuring(org, async () => {
+      for (let i = 0; i < 5; i++) if ((await send()).status === 200) answered += 1;
+    });
+    expect(answered).toBe(5);
+    // Only lease syncs (3 budget keys; their third argument is the lease's size, where the
+    // admission script has its mode): no admission script, no settlement.
+    expect(scripts.every((args) => Number(args[2]) === 3 && /^\d+$/.test(args[8] ?? ''))).toBe(true);
+    expect(scripts.length).toBeLessThanOrEqual(3);
+    expect(stack.runtime.budget).toBeInstanceOf(BudgetLedger);
+    expect((await (stack.runtime.budget as BudgetLedger).status(org.id)).spent).toBeGreaterThan(0);
   });
 });
 
