@@ -68,6 +68,18 @@ function cpuMsOf(pid: number): number {
   return ticks * 10;
 }
 
+/** CPU time (user + system) of one process so far, ms. */
+function processCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time the whole machine spent busy so far (every process: server, database, worker, this one), ms. */
+function machineCpuMs(): number {
+  const [user, nice, system, , , irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) * 10;
+}
+
 const rssOf = (pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM') => workerPids(pid).map((child) => rssMb(child, field).toFixed(0)).join(' + ') + ' MB';
 
 function createDatabase(): Promise<ScratchDatabase> {
@@ -191,7 +203,8 @@ async function idleMemory(runtime: Runtime, config: ReturnType<typeof loadConfig
 }
 
 async function main(): Promise<void> {
-  const temporal = await startTemporalDevServer({ port: await freePort() });
+  // BENCH_TEMPORAL_DYNAMIC_CONFIG (JSON object) adds dynamic config to the dev server, for experiments.
+  const temporal = await startTemporalDevServer({ port: await freePort(), dynamicConfig: JSON.parse(process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '{}') as Record<string, unknown> });
   const database = await createDatabase();
   const bundlePath = await ensureWorkflowBundle(path.join(os.tmpdir(), 'ai-workspace-bench', 'workflow-bundle.js'));
   const env = {
@@ -219,6 +232,7 @@ async function main(): Promise<void> {
       return;
     }
     // Floor: N workflows started straight from a client, same server, same worker.
+    const floorServerCpu = processCpuMs(temporal.pid!);
     const floorStart = Date.now();
     const floor: number[] = [];
     await inPool(Array.from({ length: COUNT }, (_, i) => i), 50, async () => {
@@ -230,7 +244,10 @@ async function main(): Promise<void> {
       floor.push(Date.now() - floorStart);
     });
     floor.sort((a, b) => a - b);
-    process.stdout.write(`floor: started ${COUNT} workflows in ${floor.at(-1)} ms\n`);
+    // Settled: the floor's workflows (one short activity each) ran to the end meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const serverCpuPerStart = (processCpuMs(temporal.pid!) - floorServerCpu) / COUNT;
+    process.stdout.write(`floor: started ${COUNT} workflows in ${floor.at(-1)} ms; dev server CPU per floor workflow (start to end): ${serverCpuPerStart.toFixed(1)} ms\n`);
 
     // N automations, all on the same daily cron minute (far enough ahead to create them all).
     const em = runtime.orm.em.fork();
@@ -248,6 +265,8 @@ async function main(): Promise<void> {
     if (Date.now() > fireAt.getTime() - 5_000) throw new Error('creating the automations took too long for the chosen minute');
     process.stdout.write(`created ${COUNT} automations in ${createMs} ms; all fire at ${fireAt.toISOString()}\n`);
     const cpuBefore = cpuMsOf(worker.pid!);
+    const serverCpuBefore = processCpuMs(temporal.pid!);
+    const machineCpuBefore = machineCpuMs();
 
     const sql = runtime.orm.em.getConnection();
     const deadline = fireAt.getTime() + 120_000;
@@ -281,6 +300,10 @@ async function main(): Promise<void> {
     // per fire it hardly depends on what else runs on the machine, unlike the lateness.
     const cpuPerFire = (cpuMsOf(worker.pid!) - cpuBefore) / COUNT;
     process.stdout.write(`worker CPU per fire (fire, run and its activities): ${cpuPerFire.toFixed(1)} ms\n`);
+    // The dev server's share, and the whole machine's (PostgreSQL and this process's polling included).
+    const serverCpuPerFire = (processCpuMs(temporal.pid!) - serverCpuBefore) / COUNT;
+    const machineCpuPerFire = (machineCpuMs() - machineCpuBefore) / COUNT;
+    process.stdout.write(`dev server CPU per fire: ${serverCpuPerFire.toFixed(1)} ms; whole machine CPU per fire: ${machineCpuPerFire.toFixed(1)} ms\n`);
     // The rows' startedAt against Temporal's own record of each run workflow's start (equal when
     // runs record their start time), and when each run had finished all its steps.
     const runIds = await sql.execute<{ id: string; started_at: Date; completed_at: Date | null }[]>(

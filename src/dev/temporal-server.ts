@@ -224,8 +224,24 @@ function uiCodecArgs(options: DevServerOptions): string[] {
   return options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : [];
 }
 
+/**
+ * Dynamic config every dev server we start gets (the caller's `dynamicConfig` wins): settings for
+ * one server with one worker per queue, measured with bench/automations (BENCHMARKS.md):
+ * - one partition per task queue (the default four suit many workers polling one queue; with one
+ *   worker a task on a partition nobody polls is forwarded to the root partition, more work for
+ *   the server per task);
+ * - eager activity execution: an activity a workflow task schedules on the worker's own queue
+ *   comes back in the answer to that task's completion, instead of a trip through matching.
+ * A production cluster sets these in its own dynamic config (README "Operating on a cluster").
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = {
+  'matching.numTaskqueueReadPartitions': 1,
+  'matching.numTaskqueueWritePartitions': 1,
+  'system.enableActivityEagerExecution': true,
+};
+
 function dynamicConfigArgs(options: DevServerOptions): string[] {
-  return Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+  return Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...options.dynamicConfig }).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
 }
 
 /** Last resort: the SDK downloads a CLI build (needs the internet) and runs its dev server. */
