@@ -19,7 +19,7 @@ import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
 import type { ToolCallResult } from '../connectors/tool-use.js';
 import type { RunTrigger } from '../automations/entities.js';
-import type { ScheduleSnapshot } from '../automations/run-activities.js';
+import type { RunStep, ScheduleSnapshot } from '../automations/run-activities.js';
 
 export interface RunWorkflowInput {
   runId: string;
@@ -78,6 +78,13 @@ const scanLocally = proxyLocalActivities<Activities>(scanOptions);
  * checks the rows of runs carried over a continue-as-new at its next fire).
  */
 export const LEAN_RUN_PATCH = 'lean-run';
+/**
+ * Marks histories where the run's first step returns the prompt its plan resolved (system
+ * prompt, model, trigger, start, context) and the workflow hands it to the DLP scan and the model
+ * calls, which then read no rows (the model call only checks the owner). Older histories give
+ * those steps the run id alone, and they read the run, its automation and its settings again.
+ */
+export const CARRIED_PLAN_PATCH = 'carried-plan';
 const { generateRunOutput } = proxyActivities<Activities>({
   // The gateway fails over between providers itself; a retry here covers a lost worker.
   startToCloseTimeout: '5 minutes',
@@ -109,6 +116,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   let output: string | null = null;
   const complete = input.begin ? completeLocally.completeRun : completeRun;
   const lean = patched(LEAN_RUN_PATCH);
+  const carried = patched(CARRIED_PLAN_PATCH);
   try {
     const plan = input.begin
       ? await beginLocally.beginRun({
@@ -117,9 +125,11 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
       })
       : await loadRunPlan({ runId });
     if (!plan) return { status: 'not_recorded', ...totals };
-    await (lean ? scanLocally.scanRunInput : scanRunInput)({ runId });
+    // A plan made by a worker from before the patch carries no prompt: its steps read the rows.
+    const step: RunStep = carried && plan.prompt ? { runId, prompt: plan.prompt } : { runId };
+    await (lean ? scanLocally.scanRunInput : scanRunInput)(step);
     // Usage is added as each model call completes: a run failing later still records what it consumed.
-    output = plan.toolCount > 0 ? await answerWithTools(input, totals) : addUsage(totals, await generateRunOutput({ runId })).output;
+    output = plan.toolCount > 0 ? await answerWithTools(input, step, totals) : addUsage(totals, await generateRunOutput(step)).output;
     for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
       await deliverRunOutput({ runId, channelIndex, output });
     }
@@ -137,12 +147,12 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
 }
 
 /** The model answers with the MCP tools of the automation; each tool call is its own activity. Usage goes to `totals` step by step. */
-async function answerWithTools(input: RunWorkflowInput, totals: RunTotals): Promise<string> {
+async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, totals: RunTotals): Promise<string> {
   const { runId } = input;
   const tools = await listRunTools({ runId });
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
-      const step = addUsage(totals, await generateRunOutput({ runId, conversation, tools: offered }));
+      const step = addUsage(totals, await generateRunOutput({ ...modelStep, conversation, tools: offered }));
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
     async callTool(binding, args): Promise<ToolCallResult> {
