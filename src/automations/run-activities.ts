@@ -132,6 +132,25 @@ export function createRunActivities(deps: AppDeps) {
     };
   }
 
+  /** Throws dlp_blocked (permanent) when the organization's policy blocks the system prompt or the context. */
+  async function scanPrompt(prompt: RunPrompt): Promise<void> {
+    try {
+      await scanRunInputForDlp(deps, prompt.organizationId, [prompt.systemPrompt, contextText(prompt.context) ?? '']);
+    } catch (error) {
+      throw toActivityFailure(error);
+    }
+  }
+
+  /**
+   * The plan, scanned when asked: the step that made it already holds the prompt, so the scan
+   * costs the run no step of its own (the scan reads no rows; the model call checks the owner).
+   */
+  async function scanned(plan: RunPlan, scan: boolean | undefined): Promise<RunPlan> {
+    if (!scan || !plan.prompt) return plan;
+    await scanPrompt(plan.prompt);
+    return { ...plan, scanned: true };
+  }
+
   return {
     /** Writes status, nextRunAt and skippedFires unless a newer state was already written. */
     async saveScheduleState(input: { automationId: string } & ScheduleSnapshot): Promise<{ exists: boolean }> {
@@ -157,29 +176,26 @@ export function createRunActivities(deps: AppDeps) {
       return row && { startedAt: row.startedAt.toISOString() };
     },
 
-    /** The run's plan; resolves the automation's skill once and records the version on the run. */
-    async loadRunPlan(input: { runId: string }): Promise<RunPlan> {
-      return planOf(await runRowWithAutomation(knex(), input.runId));
+    /**
+     * The run's plan; resolves the automation's skill once and records the version on the run.
+     * With `scan` (the `carried-plan` path) it also runs the DLP scan of the prompt and context.
+     */
+    async loadRunPlan(input: { runId: string; scan?: boolean }): Promise<RunPlan> {
+      return scanned(await planOf(await runRowWithAutomation(knex(), input.runId)), input.scan);
     },
 
     /**
      * A scheduled run's first step: its row (as `running` since the run workflow started) and its
      * plan, in one activity; null when the automation was deleted before the run began.
      */
-    async beginRun(input: RunStart): Promise<RunPlan | null> {
+    async beginRun(input: RunStart & { scan?: boolean }): Promise<RunPlan | null> {
       const row = await recordStarted(input);
-      return row && planOf(row);
+      return row && scanned(await planOf(row), input.scan);
     },
 
     /** The DLP scan of the system prompt and the context, before anything goes upstream. */
     async scanRunInput(input: RunStep): Promise<void> {
-      // The model call checks the owner; the scan, right after the plan was made, reads nothing.
-      const prompt = input.prompt ?? (await promptOf(input)).prompt;
-      try {
-        await scanRunInputForDlp(deps, prompt.organizationId, [prompt.systemPrompt, contextText(prompt.context) ?? '']);
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+      await scanPrompt(input.prompt ?? (await promptOf(input)).prompt);
     },
 
     /**

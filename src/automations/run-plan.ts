@@ -34,6 +34,8 @@ export interface RunPlan {
   skill: RunSettings['skill'];
   /** Absent from the plans of workers from before the `carried-plan` path. */
   prompt?: RunPrompt;
+  /** True when the step that made the plan also passed the DLP scan of the prompt and context. */
+  scanned?: boolean;
 }
 
 /**

@@ -188,15 +188,15 @@ describe('schedule', () => {
       history.flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
     // The fire itself ran no activity: no run-row write before the child start.
     expect(activityTypes(await events(`automation/${created.id}`))).not.toContain('recordRunStarted');
-    // The run's bookkeeping (its row, then its result) and its DLP scan ran as local activities;
-    // only the model call went through the task queue: two workflow tasks in all, and no signal
-    // back to the automation (it hears of its child's completion from Temporal).
+    // The run's bookkeeping ran as two local activities (its row with its plan and DLP scan, then
+    // its result); only the model call went through the task queue: two workflow tasks in all,
+    // and no signal back to the automation (it hears of its child's completion from Temporal).
     const runHistory = await events(`run/${done.id}`);
     expect(activityTypes(runHistory)).toEqual(['generateRunOutput']);
-    expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(3);
+    expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
     expect(runHistory.filter((event) => event.workflowTaskCompletedEventAttributes)).toHaveLength(2);
     expect(runHistory.some((event) => event.signalExternalWorkflowExecutionInitiatedEventAttributes)).toBe(false);
-    // Its first step returned the plan the scan and the model call were given (`carried-plan`).
+    // Its first step made the plan, scanned it and returned what the model call was given (`carried-plan`).
     expect(patchIds({ events: runHistory })).toEqual(['lean-run', 'carried-plan']);
     if (RECORDING) writeHistoryFixture('run-scheduled.carried-plan.patched.history.bin', { events: runHistory });
     // Runs have a task queue of their own: a burst of runs never delays a fire.

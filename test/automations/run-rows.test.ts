@@ -3,7 +3,8 @@
 // the first attempt's start; lastRunAt only moves forward; a schedule snapshot is written only
 // when newer; only a running run is completed; another organization's automation records
 // nothing. And the steps that take the carried prompt keep the checks the rows used to give:
-// the model call fails when the owner was disabled after the plan, the scan blocks the context.
+// the model call fails when the owner was disabled after the plan, the scan (in the plan step or
+// its own) blocks the context.
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,12 +56,12 @@ describe('run rows', () => {
   it('records a run once however often its start is retried, with the first attempt\'s start and the newest schedule', async () => {
     const automationId = await createAutomation();
     const first = start(automationId, { startedAt: '2030-05-01T10:00:00.123Z', schedule: { ...start(automationId).schedule, timezone: 'Europe/Paris' } });
-    const plan = await activities.beginRun(first);
-    expect(plan).toMatchObject({ automationName: 'Rows', toolCount: 0, channelCount: 0, skill: null });
+    const plan = await activities.beginRun({ ...first, scan: true });
+    expect(plan).toMatchObject({ automationName: 'Rows', toolCount: 0, channelCount: 0, skill: null, scanned: true });
     expect(plan?.prompt).toMatchObject({ organizationId: org.id, automationId, model: expect.any(String), systemPrompt: 'Say hi.', trigger: 'schedule', startedAt: first.startedAt, context: null });
 
     // A retry (same input, a later clock): no second row, the same start, the same plan.
-    expect(await activities.beginRun({ ...first, startedAt: '2030-05-01T10:00:09.000Z' })).toEqual(plan);
+    expect(await activities.beginRun({ ...first, scan: true, startedAt: '2030-05-01T10:00:09.000Z' })).toEqual(plan);
     expect(await activities.recordRunStarted({ ...first, startedAt: undefined })).toEqual({ startedAt: first.startedAt });
     const runs = await sql<{ n: number }>('select count(*)::int as n from "automation_runs" where "automation_id" = ?', [automationId]);
     expect(runs[0]!.n).toBe(1);
@@ -126,7 +127,11 @@ describe('run rows', () => {
   it('blocks a carried context the organization\'s DLP policy blocks, naming the type only', async () => {
     const automationId = await createAutomation();
     const run = start(automationId, { trigger: 'webhook', context: { customer: 'SSN 536-22-1234' } });
+    // The plan step scans when the workflow asks it to (the `carried-plan` path)...
+    await expect(activities.beginRun({ ...run, scan: true })).rejects.toMatchObject({ type: 'dlp_blocked', nonRetryable: true });
+    // ...and the scan step, given the carried prompt, agrees (a plan made without the scan).
     const plan = await activities.beginRun(run);
+    expect(plan?.scanned).toBeUndefined();
     const failure = await activities.scanRunInput({ runId: run.runId, prompt: plan!.prompt! }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ type: 'dlp_blocked', nonRetryable: true });
     expect((failure as Error).message).toMatch(/us_ssn/);

@@ -20,8 +20,9 @@
 //   carried a run: its first fire takes the `carried-runs` path (endedRuns finds the carried
 //   run ended) and starts a run (`fire-starts-run`); then the signals `pause`, `schedule` (one
 //   refused, one applied) and `activate`, and the started run's completion.
-// The histories above predate the `carried-plan` patch (the run's first step returns the prompt
-// its plan resolved and the DLP scan and the model call are given it instead of reading the rows):
+// The histories above predate the `carried-plan` patch (the run's first step also runs the DLP
+// scan and returns the prompt its plan resolved; the model call is given it instead of reading
+// the rows):
 // - `run-scheduled.carried-plan.patched`: a scheduled run started by its automation's fire
 //   (recorded by test/automations/automations.test.ts with RECORD_HISTORIES=1);
 // - `run-manual.carried-plan.patched`: a run recorded by an activity first, whose plan is a
