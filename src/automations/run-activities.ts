@@ -8,11 +8,15 @@ import { createChannelSender, PermanentDeliveryError } from '../channels/index.j
 import { AppError } from '../errors.js';
 import { metrics } from '../metrics.js';
 import type { ChatCompletionRequest, ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
-import { assertOwnerActive } from '../identity/run-principal.js';
+import { assertOwnerActive, OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
 import { runSettingsFor, type RunSettings } from '../skills/run-settings.js';
 import { Automation, AutomationRun, ChannelDelivery, type AutomationStatus, type RunStatus, type RunTrigger } from './entities.js';
 import { guardOutgoingText } from '../gateway/dlp/outgoing.js';
 import { scanRunInputForDlp } from './run-dlp.js';
+import { contextText, planOfRun, runInstruction, type RunPlan, type RunPrompt } from './run-plan.js';
+import { activeOwnerOf, completeRunRow, runRowWithAutomation, startRunRow, type RunRow } from './run-rows.js';
+
+export type { RunPlan, RunPrompt } from './run-plan.js';
 
 export interface ScheduleSnapshot {
   status: AutomationStatus;
@@ -37,11 +41,13 @@ export interface RunStart {
   retryOf?: string;
 }
 
-export interface RunPlan {
-  automationName: string;
-  toolCount: number;
-  channelCount: number;
-  skill: RunSettings['skill'];
+/**
+ * A step's input: the run, and on the `carried-plan` path the prompt its plan resolved at the
+ * start (older histories schedule steps with the run id only: those read the rows again).
+ */
+export interface RunStep {
+  runId: string;
+  prompt?: RunPrompt;
 }
 
 export interface StepUsage {
@@ -57,6 +63,9 @@ const PERMANENT_CODES = new Set(['bad_request', 'budget_exceeded', 'dlp_blocked'
 export function createRunActivities(deps: AppDeps) {
   const channels = createChannelSender(deps);
 
+  const knex = () => deps.orm.em.getConnection().getKnex();
+
+  /** The rows of a run and its automation, as the steps of histories from before `carried-plan` read them. */
   async function loadRun(runId: string): Promise<{ run: AutomationRun; automation: Automation }> {
     const em = deps.orm.em.fork();
     const run = await em.findOne(AutomationRun, { id: runId });
@@ -65,39 +74,81 @@ export function createRunActivities(deps: AppDeps) {
     return { run, automation };
   }
 
-  async function recordStarted(input: RunStart): Promise<{ startedAt: string } | null> {
-    return deps.orm.em.fork().transactional(async (em) => {
-      const automation = await em.findOne(Automation, { id: input.automationId, organizationId: input.organizationId });
-      if (!automation) return null;
-      let run = await em.findOne(AutomationRun, { id: input.runId });
-      if (!run) {
-        run = em.create(AutomationRun, {
-          id: input.runId,
-          automationId: input.automationId,
-          organizationId: input.organizationId,
-          trigger: input.trigger,
-          status: 'running',
-          startedAt: input.startedAt ? new Date(input.startedAt) : deps.clock.now(),
-          context: input.context ?? null,
-          retryOf: input.retryOf ?? null,
-        });
-        if (!automation.lastRunAt || automation.lastRunAt < run.startedAt) automation.lastRunAt = run.startedAt;
-      }
-      await em.flush();
-      await writeSchedule(em, input.automationId, input.schedule);
-      return { startedAt: run.startedAt.toISOString() };
-    });
+  /** Inserts the run as running and moves lastRunAt and the schedule (one statement); null when the automation is gone. */
+  async function recordStarted(input: RunStart): Promise<RunRow | null> {
+    const { schedule } = input;
+    const both = schedule.schedule !== undefined && schedule.timezone !== undefined;
+    return startRunRow(knex(), {
+      runId: input.runId,
+      automationId: input.automationId,
+      organizationId: input.organizationId,
+      trigger: input.trigger,
+      startedAt: input.startedAt ? new Date(input.startedAt) : deps.clock.now(),
+      context: input.context ?? null,
+      retryOf: input.retryOf ?? null,
+      schedule: {
+        status: schedule.status,
+        nextRunAt: schedule.nextRunAt ? new Date(schedule.nextRunAt) : null,
+        skippedFires: schedule.skippedFires,
+        version: schedule.version,
+        // A schedule changed by the `schedule` signal (Web UI) reaches the row the API reads.
+        schedule: both ? schedule.schedule! : null,
+        timezone: both ? schedule.timezone! : null,
+      },
+    }, deps.clock.now());
   }
 
-  async function loadPlan(runId: string): Promise<RunPlan> {
-    const { run, automation } = await loadRun(runId);
-    const em = deps.orm.em.fork();
-    const settings = await settingsOfRun(em, run, automation);
-    if (settings.skill && !run.skillId) {
-      // Unpinned = the latest version when the run starts; every later step uses this one.
-      await em.nativeUpdate(AutomationRun, { id: run.id, skillId: null }, { skillId: settings.skill.skillId, skillVersion: settings.skill.version });
+  async function planOf(row: RunRow | null): Promise<RunPlan> {
+    if (!row) throw ApplicationFailure.nonRetryable('The automation or run no longer exists', 'not_found');
+    try {
+      return await planOfRun(deps.orm.em.fork(), row);
+    } catch (error) {
+      throw toActivityFailure(error);
     }
-    return { automationName: automation.name, toolCount: settings.tools.length, channelCount: automation.channels.length, skill: settings.skill };
+  }
+
+  /**
+   * The owner a model call acts as: the automation's current owner, who must still be an active
+   * member (one indexed lookup per call; the automation must also still be in the organization).
+   */
+  async function actingOwner(prompt: RunPrompt): Promise<string> {
+    const ownerId = await activeOwnerOf(knex(), prompt.automationId, prompt.organizationId);
+    if (!ownerId) throw toActivityFailure(new AppError('forbidden', OWNER_INACTIVE_MESSAGE, { param: 'ownerId' }));
+    return ownerId;
+  }
+
+  /** The prompt of a step: carried in its input, or (older histories) read from the rows again. */
+  async function promptOf(step: RunStep): Promise<{ prompt: RunPrompt; userId: string }> {
+    if (step.prompt) return { prompt: step.prompt, userId: await actingOwner(step.prompt) };
+    const { run, automation } = await loadRun(step.runId);
+    const settings = await settingsOfRun(deps.orm.em.fork(), run, automation);
+    return {
+      prompt: {
+        organizationId: automation.organizationId, automationId: automation.id, ownerId: automation.ownerId,
+        model: settings.model, systemPrompt: settings.systemPrompt,
+        trigger: run.trigger, startedAt: run.startedAt.toISOString(), context: run.context,
+      },
+      userId: automation.ownerId,
+    };
+  }
+
+  /** Throws dlp_blocked (permanent) when the organization's policy blocks the system prompt or the context. */
+  async function scanPrompt(prompt: RunPrompt): Promise<void> {
+    try {
+      await scanRunInputForDlp(deps, prompt.organizationId, [prompt.systemPrompt, contextText(prompt.context) ?? '']);
+    } catch (error) {
+      throw toActivityFailure(error);
+    }
+  }
+
+  /**
+   * The plan, scanned when asked: the step that made it already holds the prompt, so the scan
+   * costs the run no step of its own (the scan reads no rows; the model call checks the owner).
+   */
+  async function scanned(plan: RunPlan, scan: boolean | undefined): Promise<RunPlan> {
+    if (!scan || !plan.prompt) return plan;
+    await scanPrompt(plan.prompt);
+    return { ...plan, scanned: true };
   }
 
   return {
@@ -120,43 +171,44 @@ export function createRunActivities(deps: AppDeps) {
     },
 
     /** Inserts the run as `running` (once, even when retried) and moves lastRunAt and the schedule. */
-    recordRunStarted: recordStarted,
+    async recordRunStarted(input: RunStart): Promise<{ startedAt: string } | null> {
+      const row = await recordStarted(input);
+      return row && { startedAt: row.startedAt.toISOString() };
+    },
 
-    /** The run's shape; resolves the automation's skill once and records the version on the run. */
-    async loadRunPlan(input: { runId: string }): Promise<RunPlan> {
-      return loadPlan(input.runId);
+    /**
+     * The run's plan; resolves the automation's skill once and records the version on the run.
+     * With `scan` (the `carried-plan` path) it also runs the DLP scan of the prompt and context.
+     */
+    async loadRunPlan(input: { runId: string; scan?: boolean }): Promise<RunPlan> {
+      return scanned(await planOf(await runRowWithAutomation(knex(), input.runId)), input.scan);
     },
 
     /**
      * A scheduled run's first step: its row (as `running` since the run workflow started) and its
      * plan, in one activity; null when the automation was deleted before the run began.
      */
-    async beginRun(input: RunStart): Promise<RunPlan | null> {
-      return (await recordStarted(input)) ? loadPlan(input.runId) : null;
+    async beginRun(input: RunStart & { scan?: boolean }): Promise<RunPlan | null> {
+      const row = await recordStarted(input);
+      return row && scanned(await planOf(row), input.scan);
     },
 
-    async scanRunInput(input: { runId: string }): Promise<void> {
-      const { run, automation } = await loadRun(input.runId);
-      try {
-        const settings = await settingsOfRun(deps.orm.em.fork(), run, automation);
-        await scanRunInputForDlp(deps, automation.organizationId, [settings.systemPrompt, contextText(run.context) ?? '']);
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+    /** The DLP scan of the system prompt and the context, before anything goes upstream. */
+    async scanRunInput(input: RunStep): Promise<void> {
+      await scanPrompt(input.prompt ?? (await promptOf(input)).prompt);
     },
 
     /**
      * The model call: system prompt + the run's trigger and context, through the gateway core.
      * In a tool loop, `conversation` (the tool rounds so far) follows and `tools` are offered.
      */
-    async generateRunOutput(input: { runId: string; conversation?: ChatMessage[]; tools?: ToolDefinition[] | null }): Promise<StepUsage & { toolCalls: ToolCall[] }> {
-      const { run, automation } = await loadRun(input.runId);
-      const settings = await settingsOfRun(deps.orm.em.fork(), run, automation);
+    async generateRunOutput(input: RunStep & { conversation?: ChatMessage[]; tools?: ToolDefinition[] | null }): Promise<StepUsage & { toolCalls: ToolCall[] }> {
+      const { prompt, userId } = await promptOf(input);
       const request: ChatCompletionRequest = {
-        model: settings.model,
+        model: prompt.model,
         messages: [
-          { role: 'system', content: settings.systemPrompt },
-          { role: 'user', content: runInstruction(run) },
+          { role: 'system', content: prompt.systemPrompt },
+          { role: 'user', content: runInstruction(prompt) },
           ...(input.conversation ?? []),
         ],
         ...(input.tools ? { tools: input.tools } : {}),
@@ -167,7 +219,7 @@ export function createRunActivities(deps: AppDeps) {
       try {
         const result = await deps.gateway.complete(
           request,
-          { organizationId: automation.organizationId, userId: automation.ownerId, source: 'automation', runId: run.id },
+          { organizationId: prompt.organizationId, userId, source: 'automation', runId: input.runId },
           context.cancellationSignal,
         );
         return {
@@ -235,21 +287,17 @@ export function createRunActivities(deps: AppDeps) {
       tokensOutput: number;
       estimatedCost: number;
     }): Promise<void> {
-      const em = deps.orm.em.fork();
-      const run = await em.findOne(AutomationRun, { id: input.runId });
-      if (!run || run.status !== 'running') return;
-      const completedAt = deps.clock.now();
-      const updated = await em.nativeUpdate(AutomationRun, { id: input.runId, status: 'running' }, {
+      const completed = await completeRunRow(knex(), {
+        runId: input.runId,
         status: input.status,
-        completedAt,
-        durationMs: Math.max(0, completedAt.getTime() - run.startedAt.getTime()),
+        completedAt: deps.clock.now(),
         tokensInput: input.tokensInput,
         tokensOutput: input.tokensOutput,
         estimatedCost: input.estimatedCost,
         output: input.output,
         error: input.error?.slice(0, 2000) ?? null,
       });
-      if (updated > 0) metrics.runOutcomes.inc({ status: input.status, trigger: run.trigger });
+      if (completed) metrics.runOutcomes.inc({ status: input.status, trigger: completed.trigger });
     },
   };
 }
@@ -281,17 +329,6 @@ async function writeSchedule(em: ReturnType<AppDeps['orm']['em']['fork']>, autom
     // A schedule changed by the `schedule` signal (Web UI) reaches the row the API reads.
     ...(snapshot.schedule !== undefined && snapshot.timezone !== undefined ? { schedule: snapshot.schedule, timezone: snapshot.timezone } : {}),
   });
-}
-
-function contextText(context: unknown): string | null {
-  return context === null || context === undefined ? null : JSON.stringify(context, null, 2);
-}
-
-function runInstruction(run: AutomationRun): string {
-  const lines = [`Run triggered by ${run.trigger} at ${run.startedAt.toISOString()}.`];
-  const context = contextText(run.context);
-  if (context) lines.push('', 'Context (JSON):', context);
-  return lines.join('\n');
 }
 
 /** Coded gateway errors: permanent ones fail the run at once, the rest are retried. */

@@ -1,9 +1,10 @@
 // The run workflow `run/<runId>`: one execution of an automation (scheduled, manual or webhook).
-// Steps, each a retried activity: load the plan, DLP scan of prompt and context, the model call
-// through the gateway core, the MCP tool loop (only when the automation has tools), delivery to
-// each channel, and the final record (success or failure with its error). The run row was written
-// as `running` before this workflow started (or by its first step, for a scheduled run). Its
-// automation learns that it ended from Temporal (child completion), not from a signal.
+// Steps, each a retried activity: load the plan and DLP-scan its prompt and context (a step of
+// its own in histories from before `carried-plan`), the model call through the gateway core, the
+// MCP tool loop (only when the automation has tools), delivery to each channel, and the final
+// record (success or failure with its error). The run row was written as `running` before this
+// workflow started (or by its first step, for a scheduled run). Its automation learns that it
+// ended from Temporal (child completion), not from a signal.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -19,7 +20,7 @@ import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
 import type { ToolCallResult } from '../connectors/tool-use.js';
 import type { RunTrigger } from '../automations/entities.js';
-import type { ScheduleSnapshot } from '../automations/run-activities.js';
+import type { RunStep, ScheduleSnapshot } from '../automations/run-activities.js';
 
 export interface RunWorkflowInput {
   runId: string;
@@ -49,12 +50,12 @@ export interface RunWorkflowResult {
 const record = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 };
 
 const { loadRunPlan } = proxyActivities<Activities>({
-  startToCloseTimeout: '15 seconds', retry: record, summary: 'Load the automation configuration',
+  startToCloseTimeout: '15 seconds', retry: record, summary: 'Load the automation configuration and scan it (DLP)',
 });
 // A scheduled run (started straight from its fire) keeps its bookkeeping in local activities: the
 // row writes run inside the run's own workflow tasks, without a task queue round trip each.
 const beginLocally = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run as running and load the automation configuration',
+  startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run as running, load the automation configuration and scan it (DLP)',
 });
 const completeLocally = proxyLocalActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run result',
@@ -78,6 +79,14 @@ const scanLocally = proxyLocalActivities<Activities>(scanOptions);
  * checks the rows of runs carried over a continue-as-new at its next fire).
  */
 export const LEAN_RUN_PATCH = 'lean-run';
+/**
+ * Marks histories where the run's first step also runs the DLP scan and returns the prompt its
+ * plan resolved (system prompt, model, trigger, start, context), which the workflow hands to the
+ * model calls: they read no rows (they only check the owner). Older histories scan in a step of
+ * their own and give the steps the run id alone: those read the run, its automation and its
+ * settings again.
+ */
+export const CARRIED_PLAN_PATCH = 'carried-plan';
 const { generateRunOutput } = proxyActivities<Activities>({
   // The gateway fails over between providers itself; a retry here covers a lost worker.
   startToCloseTimeout: '5 minutes',
@@ -109,17 +118,22 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   let output: string | null = null;
   const complete = input.begin ? completeLocally.completeRun : completeRun;
   const lean = patched(LEAN_RUN_PATCH);
+  const carried = patched(CARRIED_PLAN_PATCH);
   try {
+    const scan = carried ? { scan: true } : {};
     const plan = input.begin
       ? await beginLocally.beginRun({
         runId, automationId: input.automationId, organizationId: input.organizationId, trigger: input.trigger,
-        context: input.begin.context, schedule: input.begin.schedule, startedAt: workflowInfo().startTime.toISOString(),
+        context: input.begin.context, schedule: input.begin.schedule, startedAt: workflowInfo().startTime.toISOString(), ...scan,
       })
-      : await loadRunPlan({ runId });
+      : await loadRunPlan({ runId, ...scan });
     if (!plan) return { status: 'not_recorded', ...totals };
-    await (lean ? scanLocally.scanRunInput : scanRunInput)({ runId });
+    // A plan made by a worker from before the patch carries no prompt (its steps read the rows)
+    // and was not scanned: the scan is then a step of its own, as in older histories.
+    const step: RunStep = carried && plan.prompt ? { runId, prompt: plan.prompt } : { runId };
+    if (!(carried && plan.scanned)) await (lean ? scanLocally.scanRunInput : scanRunInput)(step);
     // Usage is added as each model call completes: a run failing later still records what it consumed.
-    output = plan.toolCount > 0 ? await answerWithTools(input, totals) : addUsage(totals, await generateRunOutput({ runId })).output;
+    output = plan.toolCount > 0 ? await answerWithTools(input, step, totals) : addUsage(totals, await generateRunOutput(step)).output;
     for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
       await deliverRunOutput({ runId, channelIndex, output });
     }
@@ -137,12 +151,12 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
 }
 
 /** The model answers with the MCP tools of the automation; each tool call is its own activity. Usage goes to `totals` step by step. */
-async function answerWithTools(input: RunWorkflowInput, totals: RunTotals): Promise<string> {
+async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, totals: RunTotals): Promise<string> {
   const { runId } = input;
   const tools = await listRunTools({ runId });
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
-      const step = addUsage(totals, await generateRunOutput({ runId, conversation, tools: offered }));
+      const step = addUsage(totals, await generateRunOutput({ ...modelStep, conversation, tools: offered }));
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
     async callTool(binding, args): Promise<ToolCallResult> {

@@ -2,12 +2,15 @@
 // child workflows through the gateway's dev provider, and the run history in the database.
 // Seconds-level crons with a low minimum interval keep the schedule tests short; a low
 // continue-as-new threshold makes every long-lived automation here continue-as-new repeatedly.
+// With RECORD_HISTORIES=1 a scheduled run's history is written as a replay fixture of the
+// `carried-plan` path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileAutomationWorkflows } from '../../src/automations/automation-workflows.js';
 import { AutomationRun } from '../../src/automations/entities.js';
 import { UsageRecord } from '../../src/billing/entities.js';
 import { automationStateQuery } from '../../src/workflows/automation.contract.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { RECORDING, patchIds, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -185,14 +188,17 @@ describe('schedule', () => {
       history.flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
     // The fire itself ran no activity: no run-row write before the child start.
     expect(activityTypes(await events(`automation/${created.id}`))).not.toContain('recordRunStarted');
-    // The run's bookkeeping (its row, then its result) and its DLP scan ran as local activities;
-    // only the model call went through the task queue: two workflow tasks in all, and no signal
-    // back to the automation (it hears of its child's completion from Temporal).
+    // The run's bookkeeping ran as two local activities (its row with its plan and DLP scan, then
+    // its result); only the model call went through the task queue: two workflow tasks in all,
+    // and no signal back to the automation (it hears of its child's completion from Temporal).
     const runHistory = await events(`run/${done.id}`);
     expect(activityTypes(runHistory)).toEqual(['generateRunOutput']);
-    expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(3);
+    expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
     expect(runHistory.filter((event) => event.workflowTaskCompletedEventAttributes)).toHaveLength(2);
     expect(runHistory.some((event) => event.signalExternalWorkflowExecutionInitiatedEventAttributes)).toBe(false);
+    // Its first step made the plan, scanned it and returned what the model call was given (`carried-plan`).
+    expect(patchIds({ events: runHistory })).toEqual(['lean-run', 'carried-plan']);
+    if (RECORDING) writeHistoryFixture('run-scheduled.carried-plan.patched.history.bin', { events: runHistory });
     // Runs have a task queue of their own: a burst of runs never delays a fire.
     expect(run.taskQueue).toBe(`${stack.config.TEMPORAL_TASK_QUEUE}-runs`);
     const detail = (await api('GET', `/automations/${created.id}`)).body;

@@ -20,6 +20,13 @@
 //   carried a run: its first fire takes the `carried-runs` path (endedRuns finds the carried
 //   run ended) and starts a run (`fire-starts-run`); then the signals `pause`, `schedule` (one
 //   refused, one applied) and `activate`, and the started run's completion.
+// The histories above predate the `carried-plan` patch (the run's first step also runs the DLP
+// scan and returns the prompt its plan resolved; the model call is given it instead of reading
+// the rows):
+// - `run-scheduled.carried-plan.patched`: a scheduled run started by its automation's fire
+//   (recorded by test/automations/automations.test.ts with RECORD_HISTORIES=1);
+// - `run-manual.carried-plan.patched`: a run recorded by an activity first, whose plan is a
+//   regular activity (recorded by test/automations/run-statements.test.ts with RECORD_HISTORIES=1).
 // Each history must hold the `core_patch` markers listed below, so a fixture that missed its
 // path fails here. The fixtures are binary temporal.api.history.v1.History messages recorded
 // from a worker running the respective bundle (test/helpers/histories.ts). Those recorded since
@@ -42,7 +49,9 @@ const PATCHES: Record<string, string[]> = {
   'automation-scheduled.history.bin': [],
   'automation-scheduled.patched.history.bin': ['fire-starts-run'],
   'run-manual-cancelled.lean.patched.history.bin': ['lean-run'],
+  'run-manual.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
   'run-scheduled-cancelled.lean.patched.history.bin': ['lean-run'],
+  'run-scheduled.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
   'run-scheduled.history.bin': [],
   'run-scheduled.lean.patched.history.bin': ['lean-run'],
   // A scheduled run's own row writes (`begin`) depend on its input, not on a patch.

@@ -1,0 +1,89 @@
+// A run's plan, made once at its start from the rows of the run and its automation: its shape
+// (tools, channels, skill version) and what the model call needs (`RunPrompt`). The run workflow
+// carries the prompt into its later steps (the `carried-plan` path), so they do not read the
+// rows again; the model call still checks the owner (one indexed lookup), since the owner may be
+// disabled while the run waits.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../errors.js';
+import { OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
+import { runSettingsFor, withoutSkill, type AutomationRunSource, type RunSettings } from '../skills/run-settings.js';
+import { AutomationRun, type RunTrigger } from './entities.js';
+import type { RunRow } from './run-rows.js';
+
+/**
+ * What the model call of a run needs, as resolved at its start: the system prompt of the skill
+ * version the run uses, the model, and the run's own trigger, start and context. Customer text:
+ * it travels only inside activity inputs and results, which the payload codec encrypts.
+ */
+export interface RunPrompt {
+  organizationId: string;
+  automationId: string;
+  /** The owner at the run's start (the model call acts as the automation's owner of its own moment). */
+  ownerId: string;
+  model: string;
+  systemPrompt: string;
+  trigger: RunTrigger;
+  startedAt: string;
+  context: unknown;
+}
+
+export interface RunPlan {
+  automationName: string;
+  toolCount: number;
+  channelCount: number;
+  skill: RunSettings['skill'];
+  /** Absent from the plans of workers from before the `carried-plan` path. */
+  prompt?: RunPrompt;
+  /** True when the step that made the plan also passed the DLP scan of the prompt and context. */
+  scanned?: boolean;
+}
+
+/**
+ * The plan of a recorded run. Throws AppError `forbidden` when the owner is no longer an active
+ * member, `not_found` when the skill no longer resolves; records the skill version on the run
+ * the first time (a retry finds it recorded and resolves that same version).
+ */
+export async function planOfRun(em: EntityManager, row: RunRow): Promise<RunPlan> {
+  if (row.ownerStatus !== 'active') throw new AppError('forbidden', OWNER_INACTIVE_MESSAGE, { param: 'ownerId' });
+  const source: AutomationRunSource = {
+    organizationId: row.organizationId,
+    ownerId: row.ownerId,
+    systemPrompt: row.systemPrompt,
+    model: row.model,
+    tools: row.tools,
+    ...(row.runSkillId ? { skillId: row.runSkillId, skillVersion: row.runSkillVersion } : { skillId: row.skillId, skillVersion: row.skillVersion }),
+  };
+  const settings = source.skillId ? await runSettingsFor(em, source) : withoutSkill(source);
+  if (settings.skill && !row.runSkillId) {
+    // Unpinned = the latest version when the run starts; every later step uses this one.
+    await em.nativeUpdate(AutomationRun, { id: row.runId, skillId: null }, { skillId: settings.skill.skillId, skillVersion: settings.skill.version });
+  }
+  return {
+    automationName: row.name,
+    toolCount: settings.tools.length,
+    channelCount: row.channels.length,
+    skill: settings.skill,
+    prompt: {
+      organizationId: row.organizationId,
+      automationId: row.automationId,
+      ownerId: row.ownerId,
+      model: settings.model,
+      systemPrompt: settings.systemPrompt,
+      trigger: row.trigger,
+      startedAt: row.startedAt.toISOString(),
+      context: row.context ?? null,
+    },
+  };
+}
+
+export function contextText(context: unknown): string | null {
+  return context === null || context === undefined ? null : JSON.stringify(context, null, 2);
+}
+
+/** The user message of a run: what triggered it, when, and its context. */
+export function runInstruction(run: { trigger: RunTrigger; startedAt: string; context: unknown }): string {
+  const lines = [`Run triggered by ${run.trigger} at ${run.startedAt}.`];
+  const context = contextText(run.context);
+  if (context) lines.push('', 'Context (JSON):', context);
+  return lines.join('\n');
+}

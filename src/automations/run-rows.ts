@@ -1,0 +1,172 @@
+// The run's rows in single statements: a burst of fires makes these once per run, and each
+// ORM round trip (find, hydrate, flush, transaction) cost the worker more CPU than the SQL did.
+// Every statement is safe to repeat (activities are retried): the insert is keyed by the run id,
+// lastRunAt only moves forward and only with the insert, the schedule snapshot is written only
+// when its version is newer than the row's, and only a running run is completed.
+// Parameters are bound ($n), not quoted into the SQL text (prompts and contexts can be long).
+import type { AppDeps } from '../runtime-deps.js';
+import type { AutomationStatus, RunStatus, RunTrigger, StoredChannel } from './entities.js';
+
+type Knex = ReturnType<ReturnType<AppDeps['orm']['em']['getConnection']>['getKnex']>;
+
+/** The columns of a run and of its automation that its plan is made of. */
+export interface RunRow {
+  runId: string;
+  automationId: string;
+  organizationId: string;
+  ownerId: string;
+  /** The owner's status in the organization (null: no such user there). */
+  ownerStatus: string | null;
+  name: string;
+  systemPrompt: string;
+  model: string;
+  tools: string[];
+  channels: StoredChannel[];
+  /** The automation's skill and pinned version. */
+  skillId: string | null;
+  skillVersion: number | null;
+  /** The skill version recorded on the run (null until the run resolved one). */
+  runSkillId: string | null;
+  runSkillVersion: number | null;
+  trigger: RunTrigger;
+  startedAt: Date;
+  context: unknown;
+}
+
+export interface RunRowStart {
+  runId: string;
+  automationId: string;
+  organizationId: string;
+  trigger: RunTrigger;
+  startedAt: Date;
+  context: unknown;
+  retryOf: string | null;
+  schedule: { status: AutomationStatus; nextRunAt: Date | null; skippedFires: number; version: number; schedule: string | null; timezone: string | null };
+}
+
+/** What the plan needs of the automation, of its owner and of the run (`r` and `a` in the statements below). */
+const PLAN_COLUMNS = `
+  a."id" as "automationId", a."organization_id" as "organizationId", a."owner_id" as "ownerId",
+  (select u."status" from "users" u where u."id" = a."owner_id" and u."organization_id" = a."organization_id") as "ownerStatus",
+  a."name", a."system_prompt" as "systemPrompt", a."model", a."tools", a."channels",
+  a."skill_id" as "skillId", a."skill_version" as "skillVersion"`;
+
+/**
+ * Inserts the run as `running` (once per id), moves the automation's lastRunAt forward when it
+ * did, and writes the schedule snapshot when it is newer than the row's; in one statement. The
+ * plan's columns come back, the run's as first recorded (a retry sees the row of the first
+ * attempt); nothing when the automation is gone (or belongs to another organization).
+ */
+const START_RUN_SQL = `
+with "input" as (
+  select ?::uuid as "run_id", ?::uuid as "automation_id", ?::uuid as "organization_id", ?::text as "trigger",
+    ?::timestamptz as "started_at", ?::jsonb as "context", ?::uuid as "retry_of", ?::timestamptz as "now",
+    ?::text as "status", ?::timestamptz as "next_run_at", ?::integer as "skipped_fires", ?::integer as "version",
+    ?::text as "schedule", ?::text as "timezone"
+), "automation" as (
+  select a.* from "automations" a, "input" i where a."id" = i."automation_id" and a."organization_id" = i."organization_id"
+), "inserted" as (
+  insert into "automation_runs" ("id", "automation_id", "organization_id", "trigger", "status", "started_at", "context", "retry_of")
+  select i."run_id", a."id", a."organization_id", i."trigger", 'running', i."started_at", i."context", i."retry_of"
+  from "automation" a, "input" i
+  on conflict ("id") do nothing
+  returning "id", "trigger", "started_at", "context"
+), "moved" as (
+  -- The guards read the row as updated (a concurrent write of the same row is waited for and
+  -- re-read), so an older snapshot can never overwrite a newer one.
+  update "automations" a set
+    "last_run_at" = case when i."moves_last_run" and (a."last_run_at" is null or a."last_run_at" < i."started_at") then i."started_at" else a."last_run_at" end,
+    "updated_at" = case when i."moves_last_run" and (a."last_run_at" is null or a."last_run_at" < i."started_at") then i."now" else a."updated_at" end,
+    "status" = case when a."state_version" < i."version" then i."status" else a."status" end,
+    "next_run_at" = case when a."state_version" < i."version" then i."next_run_at" else a."next_run_at" end,
+    "skipped_fires" = case when a."state_version" < i."version" then i."skipped_fires" else a."skipped_fires" end,
+    "schedule" = case when a."state_version" < i."version" then coalesce(i."schedule", a."schedule") else a."schedule" end,
+    "timezone" = case when a."state_version" < i."version" then coalesce(i."timezone", a."timezone") else a."timezone" end,
+    "state_version" = greatest(a."state_version", i."version")
+  from (select "input".*, exists (select 1 from "inserted") as "moves_last_run" from "input") i
+  where a."id" = i."automation_id" and a."organization_id" = i."organization_id"
+    and ((i."moves_last_run" and (a."last_run_at" is null or a."last_run_at" < i."started_at")) or a."state_version" < i."version")
+)
+select r."id" as "runId", r."trigger", round(extract(epoch from r."started_at") * 1000)::float8 as "startedAtMs", r."context",
+  r."skill_id" as "runSkillId", r."skill_version" as "runSkillVersion", ${PLAN_COLUMNS}
+from "automation" a, (
+  select "id", "trigger", "started_at", "context", null::uuid as "skill_id", null::integer as "skill_version" from "inserted"
+  union all
+  select "id", "trigger", "started_at", "context", "skill_id", "skill_version" from "automation_runs" where "id" = (select "run_id" from "input")
+) r`;
+
+/** The plan's columns of a run already recorded (by its automation's activity). */
+const RUN_WITH_AUTOMATION_SQL = `
+select r."id" as "runId", r."trigger", round(extract(epoch from r."started_at") * 1000)::float8 as "startedAtMs", r."context",
+  r."skill_id" as "runSkillId", r."skill_version" as "runSkillVersion", ${PLAN_COLUMNS}
+from "automation_runs" r join "automations" a on a."id" = r."automation_id" and a."organization_id" = r."organization_id"
+where r."id" = ?`;
+
+/**
+ * Completes a running run, its duration measured from the recorded start in the same statement;
+ * returns the run's trigger, or null when it had already ended (a retry) or is gone.
+ */
+const COMPLETE_RUN_SQL = `
+update "automation_runs" set "status" = ?, "completed_at" = ?::timestamptz,
+  "duration_ms" = greatest(0, round(extract(epoch from (?::timestamptz - "started_at")) * 1000))::integer,
+  "tokens_input" = ?, "tokens_output" = ?, "estimated_cost" = ?, "output" = ?, "error" = ?
+where "id" = ? and "status" = 'running'
+returning "trigger"`;
+
+/** The automation's current owner, when the automation is still there and its owner an active member. */
+const ACTIVE_OWNER_SQL = `
+select a."owner_id" as "ownerId" from "automations" a join "users" u on u."id" = a."owner_id" and u."organization_id" = a."organization_id"
+where a."id" = ? and a."organization_id" = ? and u."status" = 'active'`;
+
+type RawRunRow = Omit<RunRow, 'startedAt'> & { startedAtMs: number };
+
+async function rows<T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[]> {
+  const result = (await knex.raw(sql, bindings as never[])) as { rows: T[] };
+  return result.rows;
+}
+
+function runRowOf(raw: RawRunRow | undefined): RunRow | null {
+  if (!raw) return null;
+  const { startedAtMs, ...row } = raw;
+  return { ...row, skillVersion: row.skillVersion ?? null, runSkillVersion: row.runSkillVersion ?? null, startedAt: new Date(Number(startedAtMs)) };
+}
+
+export async function startRunRow(knex: Knex, start: RunRowStart, now: Date): Promise<RunRow | null> {
+  const { schedule } = start;
+  const [raw] = await rows<RawRunRow>(knex, START_RUN_SQL, [
+    start.runId, start.automationId, start.organizationId, start.trigger, start.startedAt,
+    start.context === null || start.context === undefined ? null : JSON.stringify(start.context), start.retryOf, now,
+    schedule.status, schedule.nextRunAt, schedule.skippedFires, schedule.version, schedule.schedule, schedule.timezone,
+  ]);
+  return runRowOf(raw);
+}
+
+export async function runRowWithAutomation(knex: Knex, runId: string): Promise<RunRow | null> {
+  const [raw] = await rows<RawRunRow>(knex, RUN_WITH_AUTOMATION_SQL, [runId]);
+  return runRowOf(raw);
+}
+
+export interface RunCompletion {
+  runId: string;
+  status: Exclude<RunStatus, 'running'>;
+  completedAt: Date;
+  tokensInput: number;
+  tokensOutput: number;
+  estimatedCost: number;
+  output: string | null;
+  error: string | null;
+}
+
+export async function completeRunRow(knex: Knex, completion: RunCompletion): Promise<{ trigger: RunTrigger } | null> {
+  const [row] = await rows<{ trigger: RunTrigger }>(knex, COMPLETE_RUN_SQL, [
+    completion.status, completion.completedAt, completion.completedAt, completion.tokensInput, completion.tokensOutput,
+    completion.estimatedCost, completion.output, completion.error, completion.runId,
+  ]);
+  return row ?? null;
+}
+
+/** One indexed lookup: the owner the run acts as now, or null (automation gone, owner disabled or removed). */
+export async function activeOwnerOf(knex: Knex, automationId: string, organizationId: string): Promise<string | null> {
+  const [row] = await rows<{ ownerId: string }>(knex, ACTIVE_OWNER_SQL, [automationId, organizationId]);
+  return row?.ownerId ?? null;
+}
