@@ -7,12 +7,12 @@ const valuesOf = (args: string[]) => args.filter((_, i) => args[i - 1] === '--dy
 
 describe('dev server settings', () => {
   it('passes one partition per task queue and eager activities, unless the caller says otherwise', () => {
-    const defaults = valuesOf(sdkDownloadOptions({ port: 7233 }).server.extraArgs ?? []);
+    const defaults = valuesOf(sdkDownloadOptions({ port: 7233 }).server?.extraArgs ?? []);
     expect(defaults).toEqual(expect.arrayContaining([
       'matching.numTaskqueueReadPartitions=1', 'matching.numTaskqueueWritePartitions=1', 'system.enableActivityEagerExecution=true',
     ]));
     expect(defaults).toHaveLength(Object.keys(DEV_SERVER_DYNAMIC_CONFIG).length);
-    const overridden = valuesOf(sdkDownloadOptions({ port: 7233, dynamicConfig: { 'matching.numTaskqueueReadPartitions': 4, 'limit.maxIDLength': 255 } }).server.extraArgs ?? []);
+    const overridden = valuesOf(sdkDownloadOptions({ port: 7233, dynamicConfig: { 'matching.numTaskqueueReadPartitions': 4, 'limit.maxIDLength': 255 } }).server?.extraArgs ?? []);
     expect(overridden).toContain('matching.numTaskqueueReadPartitions=4');
     expect(overridden).not.toContain('matching.numTaskqueueReadPartitions=1');
     expect(overridden).toContain('limit.maxIDLength=255');
