@@ -46,7 +46,7 @@ import {
   type ScheduleResult,
   type StartedRun,
 } from './automation.contract.js';
-import { runWorkflow, type RunBegin } from './run.js';
+import { RUN_CODE, runWorkflow, type RunBegin } from './run.js';
 
 /** A fire found later than this after its time (worker or cluster down) is skipped, not caught up. */
 export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
@@ -184,6 +184,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       args: [{
         runId, automationId: state.automationId, organizationId: state.organizationId, trigger, parentWorkflowId: workflowInfo().workflowId,
         ...(begin ? { begin } : {}),
+        // Replay compares a child's id and type, not its input: no patch needed for this field.
+        codeVersion: RUN_CODE,
       }],
       // Runs outlive a continue-as-new of this workflow; they report back with a signal.
       parentClosePolicy: ParentClosePolicy.ABANDON,

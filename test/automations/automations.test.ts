@@ -196,9 +196,12 @@ describe('schedule', () => {
     expect(runHistory.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
     expect(runHistory.filter((event) => event.workflowTaskCompletedEventAttributes)).toHaveLength(2);
     expect(runHistory.some((event) => event.signalExternalWorkflowExecutionInitiatedEventAttributes)).toBe(false);
-    // Its first step made the plan, scanned it and returned what the model call was given (`carried-plan`).
-    expect(patchIds({ events: runHistory })).toEqual(['lean-run', 'carried-plan']);
-    if (RECORDING) writeHistoryFixture('run-scheduled.carried-plan.patched.history.bin', { events: runHistory });
+    // Its first step made the plan, scanned it and returned what the model call was given (the
+    // `carried-plan` path), chosen by the run's input (codeVersion) rather than by patch calls:
+    // no patch marker and no TemporalChangeVersion upsert (a visibility write) per run.
+    expect(patchIds({ events: runHistory })).toEqual([]);
+    expect(runHistory.some((event) => event.upsertWorkflowSearchAttributesEventAttributes)).toBe(false);
+    if (RECORDING) writeHistoryFixture('run-scheduled.code-1.history.bin', { events: runHistory });
     // Runs have a task queue of their own: a burst of runs never delays a fire.
     expect(run.taskQueue).toBe(`${stack.config.TEMPORAL_TASK_QUEUE}-runs`);
     const detail = (await api('GET', `/automations/${created.id}`)).body;

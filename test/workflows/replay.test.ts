@@ -27,6 +27,9 @@
 //   (recorded by test/automations/automations.test.ts with RECORD_HISTORIES=1);
 // - `run-manual.carried-plan.patched`: a run recorded by an activity first, whose plan is a
 //   regular activity (recorded by test/automations/run-statements.test.ts with RECORD_HISTORIES=1).
+// - `run-scheduled.code-1`: a scheduled run whose input carries `codeVersion: 1`, which takes the
+//   `lean-run` and `carried-plan` paths without patch calls (recorded by
+//   test/automations/automations.test.ts with RECORD_HISTORIES=1).
 // Each history must hold the `core_patch` markers listed below, so a fixture that missed its
 // path fails here. The fixtures are binary temporal.api.history.v1.History messages recorded
 // from a worker running the respective bundle (test/helpers/histories.ts). Those recorded since
@@ -52,6 +55,8 @@ const PATCHES: Record<string, string[]> = {
   'run-manual.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
   'run-scheduled-cancelled.lean.patched.history.bin': ['lean-run'],
   'run-scheduled.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
+  // The same path chosen by the run's input (codeVersion 1), without patch calls.
+  'run-scheduled.code-1.history.bin': [],
   'run-scheduled.history.bin': [],
   'run-scheduled.lean.patched.history.bin': ['lean-run'],
   // A scheduled run's own row writes (`begin`) depend on its input, not on a patch.
