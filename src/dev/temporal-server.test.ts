@@ -6,10 +6,11 @@ import { DEV_SERVER_DYNAMIC_CONFIG, devServerEnv, sdkDownloadOptions } from './t
 const valuesOf = (args: string[]) => args.filter((_, i) => args[i - 1] === '--dynamic-config-value');
 
 describe('dev server settings', () => {
-  it('passes one partition per task queue and eager activities, unless the caller says otherwise', () => {
+  it('passes one partition per task queue, eager activities and a cached search attribute list, unless the caller says otherwise', () => {
     const defaults = valuesOf(sdkDownloadOptions({ port: 7233 }).server?.extraArgs ?? []);
     expect(defaults).toEqual(expect.arrayContaining([
       'matching.numTaskqueueReadPartitions=1', 'matching.numTaskqueueWritePartitions=1', 'system.enableActivityEagerExecution=true',
+      'system.forceSearchAttributesCacheRefreshOnRead=false',
     ]));
     expect(defaults).toHaveLength(Object.keys(DEV_SERVER_DYNAMIC_CONFIG).length);
     const overridden = valuesOf(sdkDownloadOptions({ port: 7233, dynamicConfig: { 'matching.numTaskqueueReadPartitions': 4, 'limit.maxIDLength': 255 } }).server?.extraArgs ?? []);
