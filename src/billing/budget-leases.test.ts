@@ -125,12 +125,45 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
   it('refills an empty lease once for 20 concurrent requests (single flight)', async () => {
     await start(null);
     let scriptCalls = 0;
-    const { book } = await instance({ wrap: (inner) => ({ ...inner, admit: (request) => (scriptCalls++, inner.admit(request)), sync: (r, s) => inner.sync(r, s), returnTokens: (t) => inner.returnTokens(t) }) });
+    const { book } = await instance({
+      wrap: (inner) => ({ connection: () => inner.connection(), admit: (request) => (scriptCalls++, inner.admit(request)), sync: (r, s) => inner.sync(r, s), returnTokens: (t) => inner.returnTokens(t) }),
+    });
     const counters: CounterHit[] = [{ key: `rl:credential:{${ref.organizationId}}:key:b`, windowMs: 60_000, limit: 10_000 }];
     const results = await Promise.all(Array.from({ length: 20 }, () => admit(book, counters)));
     expect(results.every((r) => r.status === 'leased')).toBe(true);
     expect(new Set(results.map((r) => r.status === 'leased' && r.leaseId)).size).toBe(1);
     expect(scriptCalls).toBe(1);
+  });
+
+  it('admits nothing against a lease while the store is unreachable, nor after it reconnected (fails closed)', async () => {
+    await start(null);
+    let connection: number | undefined = 0;
+    let scriptCalls = 0;
+    const { book } = await instance({
+      wrap: (inner) => ({
+        connection: () => connection,
+        admit: (request) => {
+          scriptCalls++;
+          return connection === undefined ? Promise.reject(new Error('Connection is closed.')) : inner.admit(request);
+        },
+        sync: (r, s) => inner.sync(r, s),
+        returnTokens: (t) => inner.returnTokens(t),
+      }),
+    });
+    expect((await admit(book)).status).toBe('leased');
+    expect((await admit(book)).status).toBe('leased');
+    expect(scriptCalls).toBe(1);
+    // Redis goes away: the next request goes to the store (and fails) instead of the lease.
+    connection = undefined;
+    await expect(admit(book)).rejects.toThrow('Connection is closed.');
+    expect(scriptCalls).toBe(2);
+    // Redis is back on a new connection (perhaps empty): the old lease is not spent from; a new one is taken.
+    connection = 1;
+    const fresh = await admit(book);
+    expect(scriptCalls).toBe(3);
+    expect(fresh.status).toBe('leased');
+    expect((await admit(book)).status).toBe('leased');
+    expect(scriptCalls).toBe(3);
   });
 
   it('gives a lease back and syncs its spend when the instance closes, and returns unused rate tokens', async () => {

@@ -82,6 +82,8 @@ interface BudgetLease {
   idleSyncs: number;
   usedSinceSync: boolean;
   maxWorst: number;
+  /** The store connection the lease was taken on (LeaseStore.connection). */
+  connection: number | undefined;
 }
 
 /** Waits for another request's refill at most this many times before calling the script itself. */
@@ -169,7 +171,7 @@ export class LeaseBook {
   }
 
   private admitLocally(request: LeaseAdmission): LeaseAdmitResult | undefined {
-    const lease = request.key ? undefined : this.active.get(refKey(request.ref));
+    const lease = this.usableLease(request);
     if (!lease || available(lease) < request.amount) return undefined;
     const now = Date.now();
     if (!request.counters.every((hit) => this.blocks.has(hit, now))) return undefined;
@@ -181,7 +183,7 @@ export class LeaseBook {
   /** One ADMIT script call: counts the counters without a local token, and covers the budget locally, by a new lease, or by a hold. */
   private async refill(request: LeaseAdmission): Promise<LeaseAdmitResult> {
     const now = Date.now();
-    const lease = request.key ? undefined : this.active.get(refKey(request.ref));
+    const lease = this.usableLease(request);
     const covered = lease !== undefined && available(lease) >= request.amount;
     if (covered) this.use(lease, request.amount);
     const local = request.counters.map((hit) => (this.blocks.has(hit, now) ? this.blocks.take(hit, now) : undefined));
@@ -190,6 +192,8 @@ export class LeaseBook {
       if (covered) lease.inFlight -= request.amount;
       request.counters.forEach((hit, i) => local[i] && this.blocks.giveBack(hit));
     };
+    // The connection the script goes out on: a lease it grants belongs to it.
+    const connection = this.store.connection();
     let outcome;
     try {
       outcome = await this.store.admit({ ...request.ref, nowMs: request.nowMs, amount: request.amount, budget: this.budgetAsk(request, covered), counters: sent });
@@ -218,11 +222,28 @@ export class LeaseBook {
       case 'counted':
         return { status: 'leased', leaseId: lease!.id, rate };
       case 'leased': {
-        const taken = this.open(request, outcome.amount, outcome.capVersion);
+        const taken = this.open(request, outcome.amount, outcome.capVersion, connection);
         this.use(taken, request.amount);
         return { status: 'leased', leaseId: taken.id, rate };
       }
     }
+  }
+
+  /**
+   * The lease that may cover the request: none for a key with its own budget, and none while the
+   * store is unreachable or since it reconnected (the lease is then retired: its hold, if Redis
+   * still has it, shrinks to what is in flight at the next sync, else it lapsed).
+   */
+  private usableLease(request: LeaseAdmission): BudgetLease | undefined {
+    const lease = request.key ? undefined : this.active.get(refKey(request.ref));
+    if (!lease) return undefined;
+    const connection = this.store.connection();
+    if (connection === undefined) return undefined;
+    if (lease.connection !== connection) {
+      this.retire(lease);
+      return undefined;
+    }
+    return lease;
   }
 
   private budgetAsk(request: LeaseAdmission, covered: boolean): BudgetAsk {
@@ -233,12 +254,13 @@ export class LeaseBook {
     return { mode: 'lease', ...hold, leaseExpiresAtMs: request.nowMs + this.settings.leaseTtlMs, sizing };
   }
 
-  private open(request: LeaseAdmission, granted: number, capVersion: string): BudgetLease {
+  private open(request: LeaseAdmission, granted: number, capVersion: string, connection: number | undefined): BudgetLease {
     const key = refKey(request.ref);
     const previous = this.active.get(key);
     if (previous) this.retire(previous);
     const lease: BudgetLease = {
       id: request.holdId, ref: request.ref, capVersion, granted, settled: 0, inFlight: 0, retired: false, idleSyncs: 0, usedSinceSync: false, maxWorst: 0,
+      connection,
     };
     this.leases.set(lease.id, lease);
     this.active.set(key, lease);

@@ -128,12 +128,21 @@ interface LeaseCommands {
 
 export class RedisLeaseStore implements LeaseStore {
   private readonly redis: Redis & LeaseCommands;
+  /** Counts the client's `ready` events: each reconnect is a new connection. */
+  private connections = 0;
 
   constructor(redis: Redis) {
+    redis.on('ready', () => {
+      this.connections += 1;
+    });
     redis.defineCommand('budgetAdmit', { lua: ADMIT });
     redis.defineCommand('budgetLeaseSync', { numberOfKeys: 3, lua: SYNC });
     redis.defineCommand('rateReturnTokens', { lua: LUA_RETURN_TOKENS });
     this.redis = redis as Redis & LeaseCommands;
+  }
+
+  connection(): number | undefined {
+    return this.redis.status === 'ready' ? this.connections : undefined;
   }
 
   async admit(request: AdmitRequest): Promise<AdmitOutcome> {

@@ -69,6 +69,13 @@ export interface LeaseSync {
 export type LeaseSyncOutcome = 'kept' | 'retired' | 'lapsed';
 
 export interface LeaseStore {
+  /**
+   * Which connection to the store is up now (it changes at every reconnect), or undefined while
+   * there is none. A lease admits locally only on the connection it was taken on: a Redis outage
+   * fails paid calls closed (503) at once, as without leases, and a Redis that came back empty
+   * (its holds gone) is never spent from on the strength of a lease it no longer holds.
+   */
+  connection(): number | undefined;
   admit(request: AdmitRequest): Promise<AdmitOutcome>;
   sync(ref: PeriodRef, sync: LeaseSync): Promise<LeaseSyncOutcome>;
   /** Gives unused rate tokens back to their counters (while their window lives on). */
