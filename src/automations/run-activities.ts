@@ -124,7 +124,7 @@ export function createRunActivities(deps: AppDeps) {
     const settings = await settingsOfRun(deps.orm.em.fork(), run, automation);
     return {
       prompt: {
-        organizationId: automation.organizationId, automationId: automation.id, ownerId: automation.ownerId,
+        organizationId: automation.organizationId, automationId: automation.id,
         model: settings.model, systemPrompt: settings.systemPrompt,
         trigger: run.trigger, startedAt: run.startedAt.toISOString(), context: run.context,
       },

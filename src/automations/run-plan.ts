@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
-import { runSettingsFor, withoutSkill, type AutomationRunSource, type RunSettings } from '../skills/run-settings.js';
+import { runSettingsFor, type AutomationRunSource, type RunSettings } from '../skills/run-settings.js';
 import { AutomationRun, type RunTrigger } from './entities.js';
 import type { RunRow } from './run-rows.js';
 
@@ -18,8 +18,6 @@ import type { RunRow } from './run-rows.js';
 export interface RunPrompt {
   organizationId: string;
   automationId: string;
-  /** The owner at the run's start (the model call acts as the automation's owner of its own moment). */
-  ownerId: string;
   model: string;
   systemPrompt: string;
   trigger: RunTrigger;
@@ -53,7 +51,7 @@ export async function planOfRun(em: EntityManager, row: RunRow): Promise<RunPlan
     tools: row.tools,
     ...(row.runSkillId ? { skillId: row.runSkillId, skillVersion: row.runSkillVersion } : { skillId: row.skillId, skillVersion: row.skillVersion }),
   };
-  const settings = source.skillId ? await runSettingsFor(em, source) : withoutSkill(source);
+  const settings = await runSettingsFor(em, source);
   if (settings.skill && !row.runSkillId) {
     // Unpinned = the latest version when the run starts; every later step uses this one.
     await em.nativeUpdate(AutomationRun, { id: row.runId, skillId: null }, { skillId: settings.skill.skillId, skillVersion: settings.skill.version });
@@ -66,7 +64,6 @@ export async function planOfRun(em: EntityManager, row: RunRow): Promise<RunPlan
     prompt: {
       organizationId: row.organizationId,
       automationId: row.automationId,
-      ownerId: row.ownerId,
       model: settings.model,
       systemPrompt: settings.systemPrompt,
       trigger: row.trigger,

@@ -42,13 +42,7 @@ local reserved = tonumber(redis.call('HGET', KEYS[2], 'reserved') or '0')
 local amount = tonumber(ARGV[2])
 local cap = cap_of(capv)
 local id = ARGV[4]
-local function hold(size, expiresAt)
-  redis.call('HINCRBY', KEYS[2], 'reserved', size)
-  redis.call('HSET', KEYS[2], 'h:' .. id, size)
-  redis.call('ZADD', KEYS[3], expiresAt, id)
-  local ttl = redis.call('PTTL', KEYS[2])
-  if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
-end
+local function hold(size, expiresAt) place_hold(KEYS[2], KEYS[3], id, size, expiresAt) end
 if mode == 'lease' then
   local ceiling, divisor = tonumber(ARGV[9]), tonumber(ARGV[10])
   local headroom = ceiling * divisor

@@ -40,6 +40,15 @@ local function cap_of(value)
   local sep = string.find(value, ':', 1, true)
   return string.sub(value, sep + 1)
 end
+-- Opens hold id of size nanos (HINCRBY with a string: see %d above), lapsing at expiresAt; the
+-- expiry set lives as long as the period's hash.
+local function place_hold(state, exp, id, size, expiresAt)
+  redis.call('HINCRBY', state, 'reserved', size)
+  redis.call('HSET', state, 'h:' .. id, size)
+  redis.call('ZADD', exp, expiresAt, id)
+  local ttl = redis.call('PTTL', state)
+  if ttl > 0 then redis.call('PEXPIRE', exp, ttl) end
+end
 local function cap_version_of(value)
   local sep = string.find(value, ':', 1, true)
   return string.sub(value, 1, sep - 1)
@@ -83,11 +92,7 @@ if key ~= '' then
   redis.call('HINCRBY', KEYS[2], 'kr:' .. key, ARGV[2])
   redis.call('HSET', KEYS[2], 'hk:' .. ARGV[3], key)
 end
-redis.call('HINCRBY', KEYS[2], 'reserved', ARGV[2])
-redis.call('HSET', KEYS[2], 'h:' .. ARGV[3], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
-local ttl = redis.call('PTTL', KEYS[2])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
+place_hold(KEYS[2], KEYS[3], ARGV[3], ARGV[2], ARGV[4])
 return reply('held', '', '', '', '')
 `;
 

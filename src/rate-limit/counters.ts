@@ -26,27 +26,35 @@ export interface HitResult {
 }
 
 /**
- * Lua: `n` counters at KEYS[first..first+n-1], their windows (ms) and limits at
- * ARGV[argFirst + 2(i-1)] and ARGV[argFirst + 2(i-1) + 1]. Sets `admitted` (1/0), `counts` and
- * `ttls` (a counter with no window yet reports its full window length), counting the request
- * in every counter only when each has room (starting a window's expiry on its first hit).
+ * Lua: `n` counters at KEYS[first..first+n-1], each with `stride` arguments from
+ * ARGV[argFirst + stride(i-1)]: its window (ms), its limit and, with a stride of 3, the block of
+ * slots to lease (rate-limit/leases.ts). Sets `admitted` (1/0), `counts`, `ttls` (a counter with no
+ * window yet reports its full window length) and `granted` (slots counted), counting only when
+ * every counter has room (starting a window's expiry on its first hit): by the block while that
+ * leaves `spare` - 1 more blocks of room, else by one.
  */
-export const LUA_HIT_COUNTERS = `
-local function hit_counters(first, n, argFirst)
-  local counts = {}
-  local ttls = {}
+export const LUA_COUNT_REQUESTS = `
+local function count_requests(first, n, argFirst, stride, spare)
+  local counts, ttls, granted = {}, {}, {}
   local admitted = 1
   for i = 1, n do
     local key = KEYS[first + i - 1]
     counts[i] = tonumber(redis.call('GET', key) or '0')
     ttls[i] = redis.call('PTTL', key)
-    if counts[i] >= tonumber(ARGV[argFirst + 2 * (i - 1) + 1]) then admitted = 0 end
+    granted[i] = 0
+    if counts[i] >= tonumber(ARGV[argFirst + stride * (i - 1) + 1]) then admitted = 0 end
   end
   for i = 1, n do
-    local window = tonumber(ARGV[argFirst + 2 * (i - 1)])
+    local at = argFirst + stride * (i - 1)
+    local window, limit = tonumber(ARGV[at]), tonumber(ARGV[at + 1])
+    local lease = 1
+    if stride > 2 then lease = tonumber(ARGV[at + 2]) end
     if admitted == 1 then
       local key = KEYS[first + i - 1]
-      counts[i] = redis.call('INCR', key)
+      local by = 1
+      if lease > 1 and counts[i] + lease * spare <= limit then by = lease end
+      counts[i] = redis.call('INCRBY', key, by)
+      granted[i] = by
       if ttls[i] < 0 then
         ttls[i] = window
         redis.call('PEXPIRE', key, window)
@@ -54,6 +62,17 @@ local function hit_counters(first, n, argFirst)
     end
     if ttls[i] < 0 then ttls[i] = window end
   end
+  return admitted, counts, ttls, granted
+end
+`;
+
+/**
+ * Lua: `hit_counters(first, n, argFirst)`, one request counted in `n` counters whose window and
+ * limit are at ARGV[argFirst + 2(i-1)] and the next; returns `admitted`, `counts`, `ttls`.
+ */
+export const LUA_HIT_COUNTERS = `${LUA_COUNT_REQUESTS}
+local function hit_counters(first, n, argFirst)
+  local admitted, counts, ttls = count_requests(first, n, argFirst, 2, 1)
   return admitted, counts, ttls
 end
 `;

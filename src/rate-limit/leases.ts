@@ -7,7 +7,7 @@
 // A block is only leased while the counter stays far from the limit (after the raise, at least
 // LEASE_SPARE_BLOCKS - 1 more blocks fit); nearer, the script counts the request alone, as before.
 // Unused tokens are given back (DECRBY) when the instance closes, so others are not starved.
-import type { CounterHit, WindowCount } from './counters.js';
+import { LUA_COUNT_REQUESTS, type CounterHit, type WindowCount } from './counters.js';
 
 /** A block is leased only while `count + k * LEASE_SPARE_BLOCKS <= limit`. */
 export const LEASE_SPARE_BLOCKS = 4;
@@ -105,38 +105,14 @@ export class TokenBlocks {
 }
 
 /**
- * Lua: like LUA_HIT_COUNTERS, with a block size per counter. ARGV per counter from `argFirst`:
- * window, limit, lease. Admits when every counter has room for one; then raises each counter by
- * its lease when the raise leaves LEASE_SPARE_BLOCKS - 1 more blocks of room, else by one.
+ * Lua: `lease_counters(first, n, argFirst)`, LUA_HIT_COUNTERS's rule with a block size per counter
+ * (ARGV per counter from `argFirst`: window, limit, lease): admits when every counter has room for
+ * one, then raises each counter by its lease when the raise leaves LEASE_SPARE_BLOCKS - 1 more
+ * blocks of room, else by one.
  */
-export const LUA_LEASE_COUNTERS = `
+export const LUA_LEASE_COUNTERS = `${LUA_COUNT_REQUESTS}
 local function lease_counters(first, n, argFirst)
-  local counts, ttls, granted = {}, {}, {}
-  local admitted = 1
-  for i = 1, n do
-    local key = KEYS[first + i - 1]
-    counts[i] = tonumber(redis.call('GET', key) or '0')
-    ttls[i] = redis.call('PTTL', key)
-    granted[i] = 0
-    if counts[i] >= tonumber(ARGV[argFirst + 3 * (i - 1) + 1]) then admitted = 0 end
-  end
-  for i = 1, n do
-    local at = argFirst + 3 * (i - 1)
-    local window, limit, lease = tonumber(ARGV[at]), tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
-    if admitted == 1 then
-      local key = KEYS[first + i - 1]
-      local by = 1
-      if lease > 1 and counts[i] + lease * ${LEASE_SPARE_BLOCKS} <= limit then by = lease end
-      counts[i] = redis.call('INCRBY', key, by)
-      granted[i] = by
-      if ttls[i] < 0 then
-        ttls[i] = window
-        redis.call('PEXPIRE', key, window)
-      end
-    end
-    if ttls[i] < 0 then ttls[i] = window end
-  end
-  return admitted, counts, ttls, granted
+  return count_requests(first, n, argFirst, 3, ${LEASE_SPARE_BLOCKS})
 end
 `;
 
