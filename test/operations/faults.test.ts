@@ -118,7 +118,11 @@ describe('Redis stopped under load and restarted', () => {
     await redis.restart();
     await waitFor(async () => (await call(first.api.url, 'GET', '/readyz')).status === 200, { what: 'ready again', timeoutMs: 20_000 });
     await waitFor(async () => (await chat()).status === 200, { what: 'chat completions again', timeoutMs: 20_000 });
-    for (const instance of instances) expect((await call(instance.baseUrl, 'POST', '/chat/completions', { key, body: hello })).status).toBe(200);
+    // Each instance reconnects on its own backoff schedule: once it is ready, its paid calls are answered.
+    for (const instance of instances) {
+      await waitFor(async () => (await call(instance.api.url, 'GET', '/readyz')).status === 200, { what: 'each instance ready again', timeoutMs: 20_000 });
+      expect((await call(instance.baseUrl, 'POST', '/chat/completions', { key, body: hello })).status).toBe(200);
+    }
 
     // Revocation fan-out works again across instances: they listen (and so cache) again.
     for (const instance of instances) {
