@@ -15,7 +15,7 @@ import type { AppDeps } from '../runtime-deps.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import { SEARCH_ATTRIBUTES } from '../temporal.js';
-import { ENTITY_PRIORITY, type AutomationWorkflow, type AutomationWorkflowState } from '../workflows/automation.contract.js';
+import { AUTOMATION_CODE, ENTITY_PRIORITY, type AutomationWorkflow, type AutomationWorkflowState } from '../workflows/automation.contract.js';
 import { Automation } from './entities.js';
 
 type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal'>;
@@ -42,6 +42,7 @@ export function initialWorkflowState(config: Deps['config'], automation: Automat
     continueAsNewAfterEvents: config.AUTOMATION_CONTINUE_AS_NEW_EVENTS,
     minIntervalSeconds: config.AUTOMATION_MIN_INTERVAL_SECONDS,
     runsTaskQueue: runsTaskQueue(config),
+    codeVersion: AUTOMATION_CODE,
   };
 }
 

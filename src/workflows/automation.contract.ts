@@ -31,7 +31,19 @@ export interface AutomationWorkflowState {
   minIntervalSeconds?: number;
   /** Task queue of the run workflows (TEMPORAL_RUNS_TASK_QUEUE); absent in older states: this workflow's own. */
   runsTaskQueue?: string;
+  /**
+   * The entity code its starter knew (AUTOMATION_CODE). From 1 on, the workflow takes the
+   * `idempotent-run-now`, `fire-starts-run` and `carried-runs` paths without asking `patched()`:
+   * the first patch call of an execution makes the SDK upsert the TemporalChangeVersion search
+   * attribute, a visibility write (~11% of the dev server's CPU in a burst of first fires). The
+   * state is the execution's input, so the choice replays the same; states without it (started
+   * by older code) ask the patches.
+   */
+  codeVersion?: number;
 }
+
+/** What `codeVersion` the API starts entity workflows with, and a continue-as-new carries on. */
+export const AUTOMATION_CODE = 1;
 
 export interface RunNowInput {
   trigger: Exclude<RunTrigger, 'schedule'>;

@@ -35,6 +35,7 @@ import {
   editScheduleUpdate,
   pauseUpdate,
   activateSignal,
+  AUTOMATION_CODE,
   pauseSignal,
   runFinishedSignal,
   runNowUpdate,
@@ -85,6 +86,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   const state: AutomationWorkflowState = { ...initial, running: [...initial.running] };
   let deleted = false;
   let changed = false;
+  // A state from AUTOMATION_CODE 1 on names the paths this code takes; older states ask the patches.
+  const current = (initial.codeVersion ?? 0) >= 1;
+  const takes = (patchId: string) => current || patched(patchId);
 
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const computeNext = (after: number): number | null => nextFireTime(state.schedule, state.timezone, new Date(after))?.getTime() ?? null;
@@ -212,7 +216,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     const dueAt = state.nextRunAt ?? now;
     state.running = state.running.filter((run) => now - run.startedAt < RUN_EXECUTION_TIMEOUT_MS);
     const carried = state.running.filter((run) => !ownRuns.has(run.runId)).map((run) => run.runId);
-    if (carried.length > 0 && patched(CARRIED_RUNS_PATCH)) {
+    if (carried.length > 0 && takes(CARRIED_RUNS_PATCH)) {
       for (const runId of await endedRuns({ runIds: carried })) forgetRun(runId);
     }
     state.nextRunAt = computeNext(now);
@@ -224,7 +228,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       state.skippedFires += 1;
       log.info('Scheduled fire skipped: a run is still running', { dueAt: iso(dueAt), running: state.running.length });
       await saveState();
-    } else if (patched(FIRE_STARTS_RUN_PATCH)) {
+    } else if (takes(FIRE_STARTS_RUN_PATCH)) {
       await startScheduledRun(now);
     } else {
       await startRun('schedule', null);
@@ -299,7 +303,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   });
 
   setHandler(runNowUpdate, async (input: RunNowInput): Promise<StartedRun> => {
-    const started = input.runId && patched(IDEMPOTENT_RUN_NOW_PATCH)
+    const started = input.runId && takes(IDEMPOTENT_RUN_NOW_PATCH)
       ? await startRequestedRun(input.runId, input.trigger, input.context)
       : await startRun(input.trigger, input.context, input.retryOf);
     changed = true;
@@ -335,7 +339,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       // Let updates in flight finish so none is lost; the pending fire travels in the state.
       await condition(allHandlersFinished);
       if (deleted) break;
-      await continueAsNew<typeof automationWorkflow>(state);
+      // The next execution runs this code from its start: it takes the current paths.
+      await continueAsNew<typeof automationWorkflow>({ ...state, codeVersion: AUTOMATION_CODE });
     }
     changed = false;
     if (state.status === 'active' && state.nextRunAt !== null) {

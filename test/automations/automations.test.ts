@@ -187,7 +187,15 @@ describe('schedule', () => {
     const activityTypes = (history: Awaited<ReturnType<typeof events>>) =>
       history.flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name] : []));
     // The fire itself ran no activity: no run-row write before the child start.
-    expect(activityTypes(await events(`automation/${created.id}`))).not.toContain('recordRunStarted');
+    const entityHistory = await events(`automation/${created.id}`);
+    expect(activityTypes(entityHistory)).not.toContain('recordRunStarted');
+    // The fire took the `fire-starts-run` path because the state the API started the workflow
+    // with says so (codeVersion), not by a patch call: no marker and no TemporalChangeVersion
+    // upsert (a visibility write) at an execution's first fire.
+    expect(entityHistory.some((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)).toBe(true);
+    expect(patchIds({ events: entityHistory })).toEqual([]);
+    expect(entityHistory.some((event) => event.upsertWorkflowSearchAttributesEventAttributes)).toBe(false);
+    if (RECORDING) writeHistoryFixture('automation-scheduled.code-1.history.bin', { events: entityHistory });
     // The run's bookkeeping ran as two local activities (its row with its plan and DLP scan, then
     // its result); only the model call went through the task queue: two workflow tasks in all,
     // and no signal back to the automation (it hears of its child's completion from Temporal).

@@ -7,13 +7,13 @@
 // cost 18 statements: a transaction of six for the row, then the run, its automation and its
 // owner read again by each of the plan, the scan and the model call, and a read before the final
 // update. With RECORD_HISTORIES=1 the manual run's history is written as a replay fixture of the
-// `carried-plan` path.
+// `carried-plan` path chosen by its input (codeVersion).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunActivities } from '../../src/automations/run-activities.js';
 import { runsTaskQueue } from '../../src/config.js';
 import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
-import type { RunWorkflowInput, RunWorkflowResult } from '../../src/workflows/run.js';
+import { RUN_CODE, type RunWorkflowInput, type RunWorkflowResult } from '../../src/workflows/run.js';
 import { RECORDING, patchIds, writeHistoryFixture } from '../helpers/histories.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
@@ -51,7 +51,7 @@ async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowResult> 
   return stack.runtime.temporal.clientFor(org.id).workflow.execute('runWorkflow', {
     workflowId: `run/${input.runId}`,
     taskQueue: runsTaskQueue(stack.config),
-    args: [input],
+    args: [{ ...input, codeVersion: RUN_CODE }],
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.OrganizationId, value: org.id },
       { key: SEARCH_ATTRIBUTES.AutomationId, value: input.automationId },
@@ -108,8 +108,9 @@ describe('SQL statements per run', () => {
     expect(counted).toHaveLength(4);
     if (RECORDING) {
       const history = await stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`).fetchHistory();
-      expect(patchIds(history)).toEqual(['lean-run', 'carried-plan']);
-      writeHistoryFixture('run-manual.carried-plan.patched.history.bin', history);
+      // The run's input (codeVersion) chose the `lean-run` and `carried-plan` paths: no patch marker.
+      expect(patchIds(history)).toEqual([]);
+      writeHistoryFixture('run-manual.code-1.history.bin', history);
     }
   }, 60_000);
 });

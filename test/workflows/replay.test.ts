@@ -29,7 +29,14 @@
 //   regular activity (recorded by test/automations/run-statements.test.ts with RECORD_HISTORIES=1).
 // - `run-scheduled.code-1`: a scheduled run whose input carries `codeVersion: 1`, which takes the
 //   `lean-run` and `carried-plan` paths without patch calls (recorded by
-//   test/automations/automations.test.ts with RECORD_HISTORIES=1).
+//   test/automations/automations.test.ts with RECORD_HISTORIES=1); `run-manual.code-1` (by
+//   test/automations/run-statements.test.ts), `run-manual-cancelled.code-1` and
+//   `run-scheduled-cancelled.code-1` (by test/automations/operator-controls.test.ts) the same for
+//   the other scenarios above.
+// - `automation-scheduled.code-1` (automations.test.ts) and `automation-operated.code-1`
+//   (operator-controls.test.ts, the scenario of `automation-operated.patched`): entity workflows
+//   whose state carries `codeVersion: 1` (set by the API at start and by each continue-as-new),
+//   which take the `fire-starts-run` and `carried-runs` paths without patch calls.
 // Each history must hold the `core_patch` markers listed below, so a fixture that missed its
 // path fails here. The fixtures are binary temporal.api.history.v1.History messages recorded
 // from a worker running the respective bundle (test/helpers/histories.ts). Those recorded since
@@ -46,13 +53,20 @@ const files = fs.readdirSync(HISTORIES_DIR).filter((name) => name.endsWith('.his
 
 /** The patches each history recorded (`core_patch` markers, in order): the path it took. */
 const PATCHES: Record<string, string[]> = {
+  // The entity's paths chosen by its state (codeVersion 1), without patch calls.
+  'automation-operated.code-1.history.bin': [],
   'automation-operated.patched.history.bin': ['carried-runs', 'fire-starts-run'],
   'automation-run-now.history.bin': [],
   'automation-run-now.patched.history.bin': ['idempotent-run-now'],
+  'automation-scheduled.code-1.history.bin': [],
   'automation-scheduled.history.bin': [],
   'automation-scheduled.patched.history.bin': ['fire-starts-run'],
+  // Runs whose input (codeVersion 1) chose their paths, without patch calls.
+  'run-manual-cancelled.code-1.history.bin': [],
   'run-manual-cancelled.lean.patched.history.bin': ['lean-run'],
+  'run-manual.code-1.history.bin': [],
   'run-manual.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
+  'run-scheduled-cancelled.code-1.history.bin': [],
   'run-scheduled-cancelled.lean.patched.history.bin': ['lean-run'],
   'run-scheduled.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
   // The same path chosen by the run's input (codeVersion 1), without patch calls.
@@ -77,8 +91,8 @@ describe('replay of recorded histories', () => {
     expect(patchIds(readHistoryFixture(file))).toEqual(PATCHES[file]);
   });
 
-  it('automation-operated holds the carried run\'s check and the operator signals', () => {
-    const events = readHistoryFixture('automation-operated.patched.history.bin').events;
+  it.each(['automation-operated.patched.history.bin', 'automation-operated.code-1.history.bin'])('%s holds the carried run\'s check and the operator signals', (file) => {
+    const events = readHistoryFixture(file).events;
     expect(events[0]!.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
     const localActivities = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity'
       ? [JSON.parse(Buffer.from(event.markerRecordedEventAttributes.details!.data!.payloads![0]!.data!).toString('utf8')).activity_type]
