@@ -60,7 +60,12 @@ export class Failover {
       const startedAt = performance.now();
       const stopRenewal = this.budget.keepAlive(reservation);
       try {
-        const value = await call(target, maxTokens).finally(stopRenewal);
+        let value: T;
+        try {
+          value = await call(target, maxTokens);
+        } finally {
+          stopRenewal();
+        }
         observeUpstreamCall(target.provider.id, startedAt);
         this.breakers.recordSuccess(target.key);
         return { target, value, reservation, maxTokens };
