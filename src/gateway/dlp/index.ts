@@ -5,7 +5,7 @@
 import type { ChatMessage, ContentPart, ToolCall, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
 import type { DlpPolicies, DlpPolicy } from './policy.js';
-import { activeTypes, policySteps, runSteps, type ScanSteps } from './scanner.js';
+import { activeTypesOfCached, policySteps, runSteps, type ScanSteps } from './scanner.js';
 
 export { DETECTOR_TYPES, type DetectorType } from './detectors.js';
 export { DEFAULT_DLP_POLICY, DLP_ACTIONS, DlpPolicies, type DlpAction, type DlpPolicy, type DlpPolicyView } from './policy.js';
@@ -47,8 +47,9 @@ class PolicyScan {
   readonly blocked = new Set<DetectorType>();
   private readonly active: ReadonlySet<DetectorType>;
 
+  /** `policy`: one of DlpPolicies' (never changed in place). */
   constructor(private readonly policy: DlpPolicy) {
-    this.active = activeTypes(policy);
+    this.active = activeTypesOfCached(policy);
   }
 
   *request(request: { messages: ChatMessage[]; tools?: ToolDefinition[] | undefined }): ScanSteps<DlpVerdict> {

@@ -194,8 +194,20 @@ export function* policySteps(text: string, policy: DlpPolicy, active: ReadonlySe
 }
 
 /** The detector types a policy does not turn off. */
-export function activeTypes(policy: DlpPolicy): Set<DetectorType> {
+function activeTypes(policy: DlpPolicy): Set<DetectorType> {
   return new Set(Object.entries(policy).filter(([, action]) => action !== 'off').map(([type]) => type as DetectorType));
+}
+
+const activeTypesByPolicy = new WeakMap<DlpPolicy, ReadonlySet<DetectorType>>();
+
+/** activeTypes, worked out once per policy object: for policies never changed in place (DlpPolicies' cached ones). */
+export function activeTypesOfCached(policy: DlpPolicy): ReadonlySet<DetectorType> {
+  let active = activeTypesByPolicy.get(policy);
+  if (!active) {
+    active = activeTypes(policy);
+    activeTypesByPolicy.set(policy, active);
+  }
+  return active;
 }
 
 function verdictOf(text: string, policy: DlpPolicy, findings: DlpFinding[]): DlpTextResult {
