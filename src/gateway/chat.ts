@@ -20,7 +20,7 @@ import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
+import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
 export interface DlpInspector {
@@ -84,7 +84,7 @@ export class ChatService {
     await Promise.all([...this.settling]);
   }
 
-  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
+  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
     const trail = this.startTrail(request);
     try {
       const targets = this.deps.router.resolve(request.model, 'chat');
@@ -134,7 +134,7 @@ export class ChatService {
   }
 
   /** Resolves once the first upstream content arrived; failover happens before that. */
-  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
+  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
     const trail = this.startTrail(request);
     try {
       const targets = this.deps.router.resolve(request.model, 'chat');

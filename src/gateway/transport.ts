@@ -12,7 +12,7 @@ import { openAiProvider } from './providers/openai/index.js';
 import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, UpstreamHttpRequest } from './providers/types.js';
 import { UpstreamStreamError } from './providers/types.js';
 import { SseParser } from './sse.js';
-import type { ChatCompletionRequest } from './types.js';
+import type { CallSignal, ChatCompletionRequest } from './types.js';
 import { fetchWhole } from './whole-response.js';
 
 const HTTP_ADAPTERS: Record<Exclude<ProviderType, 'dev'>, HttpProviderAdapter> = {
@@ -49,7 +49,7 @@ export interface CallInput {
   request: ChatCompletionRequest;
   /** The output bound the budget reserved for; always sent upstream. */
   maxTokens: number;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
 }
 
 export interface EmbedInput {
@@ -58,7 +58,7 @@ export interface EmbedInput {
   input: string[];
   dimensions?: number | undefined;
   user?: string | undefined;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
 }
 
 export class UpstreamTransport {
@@ -140,7 +140,7 @@ export class UpstreamTransport {
   }
 
   /** The answer's text, read whole; an error status becomes an UpstreamFailure. */
-  private async postWhole(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: AbortSignal | undefined): Promise<string> {
+  private async postWhole(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: CallSignal | undefined): Promise<string> {
     const origin = this.origin(provider);
     let response;
     try {
@@ -162,7 +162,7 @@ export class UpstreamTransport {
   }
 
   /** The response body as a stream; an error status becomes an UpstreamFailure. */
-  private async post(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: AbortSignal | undefined) {
+  private async post(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: CallSignal | undefined) {
     const origin = this.origin(provider);
     let response;
     try {
@@ -171,7 +171,7 @@ export class UpstreamTransport {
         path: `${origin.path}${upstream.path}`,
         headers: upstream.headers,
         body: upstream.body,
-        signal,
+        signal: abortSignalOf(signal),
         headersTimeout: provider.timeoutMs,
         bodyTimeout: provider.timeoutMs,
       });
@@ -184,7 +184,7 @@ export class UpstreamTransport {
     throw new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
   }
 
-  private failure(error: unknown, signal: AbortSignal | undefined): Error {
+  private failure(error: unknown, signal: CallSignal | undefined): Error {
     if (signal?.aborted) return new UpstreamAborted();
     if (error instanceof UpstreamFailure) return error;
     if (error instanceof UpstreamStreamError) return new UpstreamFailure(error.message, true, undefined);
@@ -214,6 +214,15 @@ export class UpstreamTransport {
     }
     return pool;
   }
+}
+
+/** undici's request() takes an AbortSignal: a stream (long-lived, so the cost does not matter) gets one that follows the caller's signal. */
+function abortSignalOf(signal: CallSignal | undefined): AbortSignal | undefined {
+  if (!signal || signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller.signal;
 }
 
 async function readLimited(body: AsyncIterable<unknown> & { destroy(): void }, limit: number): Promise<string> {

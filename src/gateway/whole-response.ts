@@ -6,6 +6,7 @@
 // UTF-8 with a byte-order mark skipped; an error status's body is read only up to a limit.
 import type { Dispatcher } from 'undici';
 import { util } from 'undici';
+import type { CallSignal } from './types.js';
 
 export interface WholeResponse {
   statusCode: number;
@@ -21,7 +22,7 @@ export interface WholeRequest {
   body: string;
   headersTimeout: number;
   bodyTimeout: number;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
   /** Bytes of an error status's body kept (it is classified, never forwarded); the call ends there. */
   errorBodyLimit: number;
 }
@@ -55,7 +56,7 @@ class WholeResponseHandler implements Dispatcher.DispatchHandler {
   private readonly onAbort: (() => void) | undefined;
 
   constructor(
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: CallSignal | undefined,
     private readonly errorBodyLimit: number,
     private readonly resolve: (response: WholeResponse) => void,
     private readonly reject: (error: unknown) => void,
