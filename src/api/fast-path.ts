@@ -41,7 +41,7 @@ export function gatewayFastPath(deps: AppDeps): FastPath | undefined {
     const logOf = () => (log ??= deps.logger.child({ requestId }));
     const started = process.hrtime.bigint();
     let caller: Caller | undefined;
-    res.on('finish', () => logRequest(logOf, started, { method: 'POST', route: path, path, status: res.statusCode, organizationId: caller?.organizationId }));
+    res.on('finish', () => logRequest(deps.logger, logOf, started, { method: 'POST', route: path, path, status: res.statusCode, organizationId: caller?.organizationId }));
     try {
       const text = await readBody(req, bodyLimit);
       const body = parseJson(text, req);

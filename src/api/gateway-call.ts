@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { PendingAdmission } from '../billing/budget.js';
-import type { ChatContext } from '../gateway/types.js';
+import type { CallSignal, ChatContext } from '../gateway/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { Logger } from '../logger.js';
 import { callerOf } from './middleware/auth.js';
@@ -76,10 +76,34 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 /** Ends the upstream call when the client goes away before the answer is complete. */
-export function abortOnClientClose(res: ServerResponse): AbortSignal {
-  const abort = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) abort.abort();
-  });
-  return abort.signal;
+export function abortOnClientClose(res: ServerResponse): CallSignal {
+  return new ClientClose(res);
+}
+
+/** Aborted when the response closes before it finished: the client went away. */
+class ClientClose implements CallSignal {
+  aborted = false;
+  private listeners: Array<() => void> = [];
+
+  constructor(res: ServerResponse) {
+    res.once('close', () => {
+      if (!res.writableFinished) this.abort();
+    });
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const index = this.listeners.indexOf(listener);
+    if (index !== -1) this.listeners.splice(index, 1);
+  }
+
+  private abort(): void {
+    this.aborted = true;
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
 }

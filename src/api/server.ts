@@ -20,10 +20,13 @@ export async function startApi(deps: AppDeps, options: { port: number; host?: st
   const fastPath = gatewayFastPath(deps);
   let draining = false;
   const inFlight = new Set<http.ServerResponse>();
+  function forget(this: http.ServerResponse): void {
+    inFlight.delete(this);
+  }
   const server = http.createServer((req, res) => {
     if (draining) res.setHeader('connection', 'close');
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.once('close', forget);
     if (!fastPath?.(req, res)) app(req, res);
   });
   server.keepAliveTimeout = 65_000;

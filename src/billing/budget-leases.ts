@@ -170,7 +170,8 @@ export class LeaseBook {
     await this.store.returnTokens(this.blocks.drain(Date.now())).catch((error: unknown) => this.warn(error, 'returning unused rate-limit tokens failed'));
   }
 
-  private admitLocally(request: LeaseAdmission): LeaseAdmitResult | undefined {
+  /** Admits against a lease and rate tokens this book holds, or returns undefined (then `admit`). */
+  admitLocally(request: LeaseAdmission): LeaseAdmitResult | undefined {
     const lease = this.usableLease(request);
     if (!lease || available(lease) < request.amount) return undefined;
     const now = Date.now();

@@ -11,7 +11,6 @@
 // On Redis, most gateway requests are admitted locally against a lease (budget-leases.ts):
 // reservations so admitted carry ids `lease/<leaseId>` and settle into the lease.
 import { randomUUID } from 'node:crypto';
-import type { CounterHit } from '../rate-limit/counters.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Orm } from '../db/orm.js';
@@ -20,7 +19,7 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetGuard, BudgetReservation, ReserveOptions } from './budget.js';
-import { leaseBookFor, type LeaseBook, type LeaseSettings } from './budget-leases.js';
+import { leaseBookFor, type LeaseAdmission, type LeaseAdmitResult, type LeaseBook, type LeaseSettings } from './budget-leases.js';
 import type { BudgetStore, CapSetting, KeyBudget, PeriodRef } from './budget-store.js';
 import { budgetStoreFor } from './budget-store-for.js';
 import { billingPeriodOf, DAY_MS, type BillingPeriod } from './period.js';
@@ -75,6 +74,7 @@ export const toUsd = (nanos: number): number => nanos / NANOS_PER_USD;
 export class BudgetLedger implements BudgetGuard {
   private readonly store: BudgetStore;
   private readonly leases: LeaseBook | undefined;
+  private period: BillingPeriod | undefined;
 
   constructor(private readonly deps: BudgetLedgerDeps) {
     this.store = budgetStoreFor(deps.shared);
@@ -86,7 +86,7 @@ export class BudgetLedger implements BudgetGuard {
       throw new RangeError(`worstCaseCost must be a non-negative number, got ${worstCaseCost}`);
     }
     const now = this.deps.clock.now();
-    const period = billingPeriodOf(now);
+    const period = this.periodOf(now);
     const ref = { organizationId, period: period.key };
     const { apiKey, admission } = options;
     const keyBudget = apiKey && apiKey.monthlyBudget !== null ? { keyId: apiKey.id, cap: toNanos(apiKey.monthlyBudget) } : undefined;
@@ -99,7 +99,12 @@ export class BudgetLedger implements BudgetGuard {
       key: keyBudget,
       counters: admission && !admission.counted ? admission.counters : undefined,
     };
-    if (this.leases) return this.reserveWithLeases(this.leases, hold, period, worstCaseCost, options);
+    if (this.leases) {
+      const request: LeaseAdmission = { ref, ...hold, counters: hold.counters ?? [] };
+      // Far from the cap and the limits (most requests): admitted here, without awaiting anything.
+      const local = this.leases.admitLocally(request);
+      return this.leaseReservation(local ?? (await this.admitWithLeases(this.leases, request, period)), hold, worstCaseCost, admission);
+    }
     let outcome = await this.guarded(() => this.store.hold(hold));
     if (outcome.status === 'uninitialised') {
       await this.load(ref, period, keyBudget?.keyId);
@@ -113,27 +118,28 @@ export class BudgetLedger implements BudgetGuard {
     return { id, organizationId, amount: worstCaseCost };
   }
 
-  /** Admits locally against a lease when one covers the request, else in one script call (which may take a lease). */
-  private async reserveWithLeases(
-    leases: LeaseBook,
-    hold: PeriodRef & { holdId: string; amount: number; nowMs: number; expiresAtMs: number; key: KeyBudget | undefined; counters: HoldCounters },
-    period: BillingPeriod,
+  /** One script call (which may take a lease), after loading the organization's budget if the store lacks it. */
+  private async admitWithLeases(leases: LeaseBook, request: LeaseAdmission, period: BillingPeriod): Promise<LeaseAdmitResult> {
+    const outcome = await this.guarded(() => leases.admit(request));
+    if (outcome.status !== 'uninitialised') return outcome;
+    await this.load(request.ref, period, request.key?.keyId);
+    return this.guarded(() => leases.admit(request));
+  }
+
+  /** The reservation of a lease admission: against the lease, or a hold of its own near the cap. */
+  private leaseReservation(
+    outcome: LeaseAdmitResult,
+    hold: PeriodRef & { holdId: string; key: KeyBudget | undefined },
     worstCaseCost: number,
-    { admission }: ReserveOptions,
-  ): Promise<BudgetReservation> {
-    const request = { ref: { organizationId: hold.organizationId, period: hold.period }, ...hold, counters: hold.counters ?? [] };
-    let outcome = await this.guarded(() => leases.admit(request));
-    if (outcome.status === 'uninitialised') {
-      await this.load(request.ref, period, hold.key?.keyId);
-      outcome = await this.guarded(() => leases.admit(request));
-    }
+    admission: ReserveOptions['admission'],
+  ): BudgetReservation {
     // The rate limit decides first: a rejected request was neither counted nor held.
     if (outcome.rate) admission!.apply(outcome.rate);
     if (outcome.status === 'exceeded') throw exceededError(outcome.scope);
     const { organizationId } = hold;
     if (outcome.status === 'leased') return { id: `${LEASE_PREFIX}${outcome.leaseId}`, organizationId, amount: worstCaseCost };
     if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
-    return { id: hold.key ? `${period.key}/${hold.holdId}/${hold.key.keyId}` : `${period.key}/${hold.holdId}`, organizationId, amount: worstCaseCost };
+    return { id: hold.key ? `${hold.period}/${hold.holdId}/${hold.key.keyId}` : `${hold.period}/${hold.holdId}`, organizationId, amount: worstCaseCost };
   }
 
   keepAlive(reservation: BudgetReservation): () => void {
@@ -169,7 +175,7 @@ export class BudgetLedger implements BudgetGuard {
    * input field), so an overrun means a provider billed beyond its bounds: logged and counted
    * (budget_settlements_over_reservation_total), since spend may then pass the cap.
    */
-  async settle(reservation: BudgetReservation, actualCost: number): Promise<void> {
+  settle(reservation: BudgetReservation, actualCost: number): Promise<void> {
     const actual = toNanos(Math.max(0, actualCost));
     if (actual > toNanos(reservation.amount)) {
       metrics.budgetOverruns.inc();
@@ -179,7 +185,14 @@ export class BudgetLedger implements BudgetGuard {
       );
     }
     // Into the lease: the book syncs it to the store within one sync interval.
-    if (reservation.id.startsWith(LEASE_PREFIX)) return this.leases?.settle(reservation.id.slice(LEASE_PREFIX.length), toNanos(reservation.amount), actual);
+    if (reservation.id.startsWith(LEASE_PREFIX)) {
+      this.leases?.settle(reservation.id.slice(LEASE_PREFIX.length), toNanos(reservation.amount), actual);
+      return SETTLED;
+    }
+    return this.settleHold(reservation, actual);
+  }
+
+  private async settleHold(reservation: BudgetReservation, actual: number): Promise<void> {
     const { ref, holdId, keyId } = parseReservation(reservation);
     // A failed settlement must not fail a request that was answered: the hold lapses at its
     // expiry and the usage record still carries the cost for the next load from the database.
@@ -243,6 +256,13 @@ export class BudgetLedger implements BudgetGuard {
     await this.guarded(() => this.store.initialise(ref, cap, toNanos(spent.estimatedCost), ttlSeconds, key));
   }
 
+  /** The billing period of `now`: the same object while the month lasts. */
+  private periodOf(now: Date): BillingPeriod {
+    const time = now.getTime();
+    if (!this.period || time < this.period.start.getTime() || time >= this.period.end.getTime()) this.period = billingPeriodOf(now);
+    return this.period;
+  }
+
   private async guarded<T>(operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
@@ -280,7 +300,8 @@ async function sumKeyUsage(em: EntityManager, organizationId: string, apiKeyId: 
   return Number(row?.spent ?? 0);
 }
 
-type HoldCounters = CounterHit[] | undefined;
+/** A settlement made at once (into a lease): nothing to wait for. */
+const SETTLED: Promise<void> = Promise.resolve();
 
 /** `<period>/<holdId>` or `<period>/<holdId>/<keyId>` when the hold also counts against a key's budget. */
 function parseReservation(reservation: BudgetReservation): { ref: PeriodRef; holdId: string; keyId: string | undefined } {

@@ -20,7 +20,7 @@ import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
+import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
 export interface DlpInspector {
@@ -84,7 +84,7 @@ export class ChatService {
     await Promise.all([...this.settling]);
   }
 
-  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
+  async complete(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
     const trail = this.startTrail(request);
     try {
       const targets = this.deps.router.resolve(request.model, 'chat');
@@ -134,7 +134,7 @@ export class ChatService {
   }
 
   /** Resolves once the first upstream content arrived; failover happens before that. */
-  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
+  async stream(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
     const trail = this.startTrail(request);
     try {
       const targets = this.deps.router.resolve(request.model, 'chat');
@@ -233,11 +233,10 @@ export class ChatService {
    * command is issued now, so later budget commands of this instance queue behind it.
    */
   private settle(reservation: BudgetReservation, cost: number): void {
-    const settling = this.deps.budget.settle(reservation, cost).catch(() => {
-      // The ledger logs a failed settlement; the hold lapses at its expiry.
-    });
+    // The ledger logs a failed settlement; the hold lapses at its expiry.
+    const done = () => void this.settling.delete(settling);
+    const settling: Promise<void> = this.deps.budget.settle(reservation, cost).then(done, done);
     this.settling.add(settling);
-    void settling.finally(() => this.settling.delete(settling));
   }
 
   /** A hit is audited and metered like an answer, flagged cached and costing nothing. */
@@ -270,9 +269,13 @@ export class ChatService {
   }
 
   /** Runs one upstream call inside its child span; a stream's span stays open until the stream ends. */
-  private async traced<T>(trail: Trail, target: RouteTarget, stream: boolean, call: () => Promise<T>): Promise<T> {
+  private traced<T>(trail: Trail, target: RouteTarget, stream: boolean, call: () => Promise<T>): Promise<T> {
     const span = startUpstreamSpan(trail.span, target);
-    if (!span) return call();
+    // Traces off: the call itself, without a wrapping promise.
+    return span ? this.tracedCall(trail, span, stream, call) : call();
+  }
+
+  private async tracedCall<T>(trail: Trail, span: Span, stream: boolean, call: () => Promise<T>): Promise<T> {
     try {
       const value = await call();
       if (stream) trail.upstreamSpan = span;

@@ -16,7 +16,7 @@ import type { RequestRecorder } from './recorder.js';
 import type { Router } from './router.js';
 import { countTextTokens } from './tokens.js';
 import type { UpstreamTransport } from './transport.js';
-import { contentText, type ChatContext } from './types.js';
+import { contentText, type CallSignal, type ChatContext } from './types.js';
 import type { BudgetGuard } from '../billing/budget.js';
 
 export interface EmbeddingResult {
@@ -47,7 +47,7 @@ interface Trail extends AttemptLog {
 export class EmbeddingService {
   constructor(private readonly deps: EmbeddingServiceDeps) {}
 
-  async embed(request: EmbeddingRequest, context: ChatContext, signal?: AbortSignal): Promise<EmbeddingResult> {
+  async embed(request: EmbeddingRequest, context: ChatContext, signal?: CallSignal): Promise<EmbeddingResult> {
     const trail: Trail = { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null };
     try {
       const targets = this.deps.router.resolve(request.model, 'embedding');

@@ -13,6 +13,7 @@ import type { BreakerConfig } from './config.js';
 import { worstCaseCost } from './pricing.js';
 import { effectiveMaxTokens, type RouteTarget } from './router.js';
 import { UpstreamAborted, UpstreamFailure } from './transport.js';
+import type { CallSignal } from './types.js';
 
 export interface AttemptLog {
   attempts: number;
@@ -32,7 +33,7 @@ export interface FailoverInput {
   targets: RouteTarget[];
   requestedMaxTokens: number | undefined;
   promptTokens: number;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
   log: AttemptLog;
   /** Calls that produce no output tokens (embeddings): nothing is reserved for an answer. */
   noOutput?: boolean;
@@ -60,7 +61,12 @@ export class Failover {
       const startedAt = performance.now();
       const stopRenewal = this.budget.keepAlive(reservation);
       try {
-        const value = await call(target, maxTokens).finally(stopRenewal);
+        let value: T;
+        try {
+          value = await call(target, maxTokens);
+        } finally {
+          stopRenewal();
+        }
         observeUpstreamCall(target.provider.id, startedAt);
         this.breakers.recordSuccess(target.key);
         return { target, value, reservation, maxTokens };
@@ -112,7 +118,7 @@ export function abortedError(): AppError {
   return new ClientAbortedError();
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function sleep(ms: number, signal: CallSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortedError());
     const timer = setTimeout(() => {

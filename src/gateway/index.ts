@@ -17,7 +17,7 @@ import { Failover } from './failover.js';
 import { RequestRecorder } from './recorder.js';
 import { createRouter } from './router.js';
 import { UpstreamTransport } from './transport.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatGateway } from './types.js';
+import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext, ChatGateway } from './types.js';
 
 export type { ChatCompletionStream, ChatOptions } from './chat.js';
 export type { EmbeddingResult } from './embeddings.js';
@@ -45,13 +45,13 @@ export interface GatewayDeps {
 
 export interface Gateway extends ChatGateway {
   /** Answers a request; the gateway route passes options to use the response cache. */
-  complete(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options?: ChatOptions): Promise<ChatCompletionResult>;
+  complete(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options?: ChatOptions): Promise<ChatCompletionResult>;
   /** Streams an answer; resolves when the first upstream content arrived (failover happens before). */
-  stream(request: ChatCompletionRequest, context: ChatContext, signal?: AbortSignal, options?: ChatOptions): Promise<ChatCompletionStream>;
+  stream(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options?: ChatOptions): Promise<ChatCompletionStream>;
   /** Per-organization DLP policies (GET/PUT /dlp/policy). */
   readonly dlpPolicies: DlpPolicies;
   /** Embeddings of `mode: embedding` models (POST /v1/embeddings). */
-  embed(request: EmbeddingRequest, context: ChatContext, signal?: AbortSignal): Promise<EmbeddingResult>;
+  embed(request: EmbeddingRequest, context: ChatContext, signal?: CallSignal): Promise<EmbeddingResult>;
   /** Model ids and tiers clients may ask for. */
   models(): string[];
   /** Whether a target (`provider/upstreamModel`) is taking requests: its circuit is closed. */

@@ -2,7 +2,6 @@
 // batched off the request path: records queue in memory and are inserted together every
 // `flushIntervalMs` (or at once when a batch fills). close() flushes what is queued, so a
 // graceful shutdown loses nothing.
-import { randomUUID } from 'node:crypto';
 import type { UsageSource } from '../billing/entities.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
@@ -91,11 +90,11 @@ export class RequestRecorder {
    * One statement per batch: the rows travel as a single JSON parameter and PostgreSQL fans them
    * out into both tables, so a batch costs one round trip. The parameter is bound ($1), not
    * inlined: MikroORM's execute() quotes every value into the SQL text, which for a batch's
-   * JSON meant escaping it character by character on the API's event loop.
+   * JSON meant escaping it character by character on the API's event loop. Row ids are drawn by
+   * PostgreSQL, so the entries are serialized as they are, without a copy per row.
    */
   private async write(batch: GatewayRequestEntry[]): Promise<void> {
-    const rows = batch.map((entry) => ({ ...entry, id: randomUUID(), usageId: randomUUID() }));
-    await this.orm.em.getConnection().getKnex().raw(INSERT_BATCH_SQL, [JSON.stringify(rows)]);
+    await this.orm.em.getConnection().getKnex().raw(INSERT_BATCH_SQL, [JSON.stringify(batch)]);
   }
 
   private requeue(batch: GatewayRequestEntry[], error: unknown): void {
@@ -112,8 +111,8 @@ export class RequestRecorder {
 /** The JSON keys are GatewayRequestEntry's property names, matched by json_to_recordset. */
 const INSERT_BATCH_SQL = `
 with "rows" as (
-  select * from json_to_recordset(?::json) as r(
-    "id" uuid, "usageId" uuid, "organizationId" uuid, "userId" uuid, "apiKeyId" uuid, "source" text,
+  select gen_random_uuid() as "id", gen_random_uuid() as "usageId", r.* from json_to_recordset(?::json) as r(
+    "organizationId" uuid, "userId" uuid, "apiKeyId" uuid, "source" text,
     "runId" text, "requestId" text, "modelRequested" text, "model" text, "provider" text,
     "upstreamModel" text, "stream" boolean, "attempts" integer, "outcome" text, "status" integer,
     "errorCode" text, "latencyMs" integer, "inputTokens" integer, "outputTokens" integer,

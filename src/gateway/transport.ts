@@ -1,6 +1,8 @@
 // Calls upstream providers: undici keep-alive pools per origin for HTTP providers, the local
-// responder for `dev`. Every failure leaves as an UpstreamFailure that says whether the next
-// target may be tried; the transforms themselves live in providers/<name>/.
+// responder for `dev`. Answers read whole (completions, embeddings) go through fetchWhole
+// (whole-response.ts), streams through undici's request(). Every failure leaves as an
+// UpstreamFailure that says whether the next target may be tried; the transforms themselves live
+// in providers/<name>/.
 import { Pool } from 'undici';
 import type { ProviderConfig, ProviderType } from './config.js';
 import { anthropicProvider } from './providers/anthropic/index.js';
@@ -10,7 +12,8 @@ import { openAiProvider } from './providers/openai/index.js';
 import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, UpstreamHttpRequest } from './providers/types.js';
 import { UpstreamStreamError } from './providers/types.js';
 import { SseParser } from './sse.js';
-import type { ChatCompletionRequest } from './types.js';
+import type { CallSignal, ChatCompletionRequest } from './types.js';
+import { fetchWhole } from './whole-response.js';
 
 const HTTP_ADAPTERS: Record<Exclude<ProviderType, 'dev'>, HttpProviderAdapter> = {
   openai: openAiProvider,
@@ -46,7 +49,7 @@ export interface CallInput {
   request: ChatCompletionRequest;
   /** The output bound the budget reserved for; always sent upstream. */
   maxTokens: number;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
 }
 
 export interface EmbedInput {
@@ -55,19 +58,20 @@ export interface EmbedInput {
   input: string[];
   dimensions?: number | undefined;
   user?: string | undefined;
-  signal: AbortSignal | undefined;
+  signal: CallSignal | undefined;
 }
 
 export class UpstreamTransport {
   private readonly pools = new Map<string, Pool>();
+  private readonly origins = new Map<string, { pool: Pool; path: string }>();
 
   /** Embeddings (OpenAI-compatible providers and `dev`; the config admits no others). */
   async embed(input: EmbedInput): Promise<NormalizedEmbeddings> {
     if (input.provider.type === 'dev') return { vectors: input.input.map((text) => devEmbedding(text, input.dimensions)), inputTokens: null };
     const upstream = buildOpenAiEmbeddingRequest({ ...input, apiKey: input.provider.apiKey });
-    const body = await this.post(openAiProvider, input.provider, upstream, input.signal);
+    const text = await this.postWhole(openAiProvider, input.provider, upstream, input.signal);
     try {
-      return parseOpenAiEmbeddingResponse(await body.json(), input.input.length);
+      return parseOpenAiEmbeddingResponse(JSON.parse(text), input.input.length);
     } catch (error) {
       throw this.failure(error, input.signal);
     }
@@ -76,9 +80,9 @@ export class UpstreamTransport {
   async complete(input: CallInput): Promise<NormalizedCompletion> {
     if (input.provider.type === 'dev') return devComplete(input.request, input.maxTokens);
     const adapter = HTTP_ADAPTERS[input.provider.type];
-    const body = await this.send(adapter, input, false);
+    const text = await this.postWhole(adapter, input.provider, this.upstreamRequest(adapter, input, false), input.signal);
     try {
-      return adapter.parseResponse(await body.json());
+      return adapter.parseResponse(JSON.parse(text));
     } catch (error) {
       throw this.failure(error, input.signal);
     }
@@ -94,7 +98,7 @@ export class UpstreamTransport {
       return;
     }
     const adapter = HTTP_ADAPTERS[input.provider.type];
-    const body = await this.send(adapter, input, true);
+    const body = await this.post(adapter, input.provider, this.upstreamRequest(adapter, input, true), input.signal);
     const translator = adapter.createStreamTranslator();
     const parser = new SseParser();
     let finished = false;
@@ -120,11 +124,12 @@ export class UpstreamTransport {
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
     this.pools.clear();
+    this.origins.clear();
   }
 
-  private async send(adapter: HttpProviderAdapter, input: CallInput, stream: boolean) {
+  private upstreamRequest(adapter: HttpProviderAdapter, input: CallInput, stream: boolean): UpstreamHttpRequest {
     const { provider } = input;
-    const upstream = adapter.buildRequest({
+    return adapter.buildRequest({
       request: input.request,
       upstreamModel: input.upstreamModel,
       maxTokens: input.maxTokens,
@@ -132,19 +137,41 @@ export class UpstreamTransport {
       apiKey: provider.apiKey,
       stream,
     });
-    return this.post(adapter, provider, upstream, input.signal);
   }
 
-  private async post(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: AbortSignal | undefined) {
-    const base = new URL(provider.baseUrl ?? '');
+  /** The answer's text, read whole; an error status becomes an UpstreamFailure. */
+  private async postWhole(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: CallSignal | undefined): Promise<string> {
+    const origin = this.origin(provider);
     let response;
     try {
-      response = await this.pool(base.origin).request({
-        method: 'POST',
-        path: `${base.pathname.replace(/\/+$/, '')}${upstream.path}`,
+      response = await fetchWhole(origin.pool, {
+        path: `${origin.path}${upstream.path}`,
         headers: upstream.headers,
         body: upstream.body,
         signal,
+        headersTimeout: provider.timeoutMs,
+        bodyTimeout: provider.timeoutMs,
+        errorBodyLimit: ERROR_BODY_LIMIT,
+      });
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) return response.text;
+    const info = adapter.mapProviderError(response.statusCode, response.text);
+    throw new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
+  }
+
+  /** The response body as a stream; an error status becomes an UpstreamFailure. */
+  private async post(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: CallSignal | undefined) {
+    const origin = this.origin(provider);
+    let response;
+    try {
+      response = await origin.pool.request({
+        method: 'POST',
+        path: `${origin.path}${upstream.path}`,
+        headers: upstream.headers,
+        body: upstream.body,
+        signal: abortSignalOf(signal),
         headersTimeout: provider.timeoutMs,
         bodyTimeout: provider.timeoutMs,
       });
@@ -157,7 +184,7 @@ export class UpstreamTransport {
     throw new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
   }
 
-  private failure(error: unknown, signal: AbortSignal | undefined): Error {
+  private failure(error: unknown, signal: CallSignal | undefined): Error {
     if (signal?.aborted) return new UpstreamAborted();
     if (error instanceof UpstreamFailure) return error;
     if (error instanceof UpstreamStreamError) return new UpstreamFailure(error.message, true, undefined);
@@ -165,6 +192,18 @@ export class UpstreamTransport {
     const code = (error as { code?: string }).code ?? 'unknown';
     const timeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     return new UpstreamFailure(timeout ? 'upstream timed out' : `upstream connection failed (${code})`, true, undefined);
+  }
+
+  /** The pool of the provider's origin and its base path (without trailing slashes), parsed once per base URL. */
+  private origin(provider: ProviderConfig): { pool: Pool; path: string } {
+    const baseUrl = provider.baseUrl ?? '';
+    let origin = this.origins.get(baseUrl);
+    if (!origin) {
+      const base = new URL(baseUrl);
+      origin = { pool: this.pool(base.origin), path: base.pathname.replace(/\/+$/, '') };
+      this.origins.set(baseUrl, origin);
+    }
+    return origin;
   }
 
   private pool(origin: string): Pool {
@@ -175,6 +214,15 @@ export class UpstreamTransport {
     }
     return pool;
   }
+}
+
+/** undici's request() takes an AbortSignal: a stream (long-lived, so the cost does not matter) gets one that follows the caller's signal. */
+function abortSignalOf(signal: CallSignal | undefined): AbortSignal | undefined {
+  if (!signal || signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller.signal;
 }
 
 async function readLimited(body: AsyncIterable<unknown> & { destroy(): void }, limit: number): Promise<string> {

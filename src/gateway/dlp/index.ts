@@ -2,10 +2,10 @@
 // per-organization policy. inspectRequest() is what the gateway calls before any upstream call:
 // it scans every text of the request that leaves (message content, string or parts, tool-call
 // arguments, tool results, tool descriptions and parameter schemas).
-import type { ChatMessage, ContentPart, ToolDefinition } from '../types.js';
+import type { ChatMessage, ContentPart, ToolCall, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
 import type { DlpPolicies, DlpPolicy } from './policy.js';
-import { applyPolicyAsync } from './scanner.js';
+import { activeTypesOfCached, policySteps, runSteps, type ScanSteps } from './scanner.js';
 
 export { DETECTOR_TYPES, type DetectorType } from './detectors.js';
 export { DEFAULT_DLP_POLICY, DLP_ACTIONS, DlpPolicies, type DlpAction, type DlpPolicy, type DlpPolicyView } from './policy.js';
@@ -22,17 +22,18 @@ export interface DlpVerdict {
   blocked: DetectorType[];
 }
 
-/** Scans every text of the request that leaves for the upstream under the organization's policy. */
+/**
+ * Scans every text of the request that leaves for the upstream under the organization's policy.
+ * A request whose texts are each shorter than a scan slice is scanned synchronously (such a scan
+ * never pauses anyway); longer ones yield to the event loop as scanTextAsync does.
+ */
 export async function inspectRequest(
   policies: DlpPolicies,
   organizationId: string,
   request: { messages: ChatMessage[]; tools?: ToolDefinition[] | undefined },
 ): Promise<DlpVerdict> {
-  const scan = new PolicyScan(await policies.policyFor(organizationId));
-  const messages: ChatMessage[] = [];
-  for (const message of request.messages) messages.push(await scan.message(message));
-  const tools = request.tools && (await Promise.all(request.tools.map((tool) => scan.tool(tool))));
-  return { messages, ...(tools ? { tools } : {}), findings: scan.findings, blocked: [...scan.blocked] };
+  const policy = policies.cachedPolicy(organizationId) ?? (await policies.policyFor(organizationId));
+  return runSteps(new PolicyScan(policy).request(request));
 }
 
 /** Scans every message's text (tool results and tool-call arguments included) under the organization's policy. */
@@ -44,62 +45,81 @@ export async function inspectMessages(policies: DlpPolicies, organizationId: str
 class PolicyScan {
   readonly findings: Record<string, number> = {};
   readonly blocked = new Set<DetectorType>();
+  private readonly active: ReadonlySet<DetectorType>;
 
-  constructor(private readonly policy: DlpPolicy) {}
+  /** `policy`: one of DlpPolicies' (never changed in place). */
+  constructor(private readonly policy: DlpPolicy) {
+    this.active = activeTypesOfCached(policy);
+  }
 
-  async text(text: string): Promise<string> {
+  *request(request: { messages: ChatMessage[]; tools?: ToolDefinition[] | undefined }): ScanSteps<DlpVerdict> {
+    const messages: ChatMessage[] = [];
+    for (const message of request.messages) messages.push(yield* this.message(message));
+    let tools: ToolDefinition[] | undefined;
+    if (request.tools) {
+      tools = [];
+      for (const tool of request.tools) tools.push(yield* this.tool(tool));
+    }
+    return { messages, ...(tools ? { tools } : {}), findings: this.findings, blocked: [...this.blocked] };
+  }
+
+  *text(text: string): ScanSteps<string> {
     if (text.length === 0) return text;
-    const result = await applyPolicyAsync(text, this.policy);
-    for (const [type, count] of Object.entries(result.counts)) this.findings[type] = (this.findings[type] ?? 0) + count;
+    const result = yield* policySteps(text, this.policy, this.active);
+    for (const type in result.counts) this.findings[type] = (this.findings[type] ?? 0) + result.counts[type as DetectorType]!;
     for (const type of result.blocked) this.blocked.add(type);
     return result.text;
   }
 
-  async message(message: ChatMessage): Promise<ChatMessage> {
+  *message(message: ChatMessage): ScanSteps<ChatMessage> {
     let out = message;
     if (typeof message.content === 'string') {
-      const content = await this.text(message.content);
+      const content = yield* this.text(message.content);
       if (content !== message.content) out = { ...out, content };
     } else if (message.content) {
-      const parts = await Promise.all(message.content.map((part) => this.part(part)));
+      const parts: ContentPart[] = [];
+      for (const part of message.content) parts.push(yield* this.part(part));
       if (parts.some((part, i) => part !== message.content![i])) out = { ...out, content: parts };
     }
     if (message.tool_calls) {
       // Arguments are JSON text: a mask never holds a quote or backslash, so masked JSON stays JSON.
-      const calls = await Promise.all(message.tool_calls.map(async (call) => {
-        const args = await this.text(call.function.arguments);
-        return args === call.function.arguments ? call : { ...call, function: { ...call.function, arguments: args } };
-      }));
+      const calls: ToolCall[] = [];
+      for (const call of message.tool_calls) {
+        const args = yield* this.text(call.function.arguments);
+        calls.push(args === call.function.arguments ? call : { ...call, function: { ...call.function, arguments: args } });
+      }
       if (calls.some((call, i) => call !== message.tool_calls![i])) out = { ...out, tool_calls: calls };
     }
     return out;
   }
 
-  private async part(part: ContentPart): Promise<ContentPart> {
+  private *part(part: ContentPart): ScanSteps<ContentPart> {
     if (part.type !== 'text') return part;
-    const text = await this.text(part.text);
+    const text = yield* this.text(part.text);
     return text === part.text ? part : { ...part, text };
   }
 
-  async tool(tool: ToolDefinition): Promise<ToolDefinition> {
-    const description = tool.function.description === undefined ? undefined : await this.text(tool.function.description);
-    const parameters = tool.function.parameters === undefined ? undefined : ((await this.json(tool.function.parameters)) as Record<string, unknown>);
+  *tool(tool: ToolDefinition): ScanSteps<ToolDefinition> {
+    const description = tool.function.description === undefined ? undefined : yield* this.text(tool.function.description);
+    const parameters = tool.function.parameters === undefined ? undefined : ((yield* this.json(tool.function.parameters)) as Record<string, unknown>);
     if (description === tool.function.description && parameters === tool.function.parameters) return tool;
     return { ...tool, function: { ...tool.function, ...(description !== undefined ? { description } : {}), ...(parameters !== undefined ? { parameters } : {}) } };
   }
 
   /** A JSON value with every string (keys included) scanned; the same object when nothing changed. */
-  private async json(value: unknown): Promise<unknown> {
-    if (typeof value === 'string') return this.text(value);
+  private *json(value: unknown): ScanSteps<unknown> {
+    if (typeof value === 'string') return yield* this.text(value);
     if (Array.isArray(value)) {
-      const items = await Promise.all(value.map((item) => this.json(item)));
+      const items: unknown[] = [];
+      for (const item of value) items.push(yield* this.json(item));
       return items.some((item, i) => item !== value[i]) ? items : value;
     }
     if (value === null || typeof value !== 'object') return value;
     let changed = false;
     const entries: [string, unknown][] = [];
     for (const [key, item] of Object.entries(value)) {
-      const [newKey, newItem] = [await this.text(key), await this.json(item)];
+      const newKey = yield* this.text(key);
+      const newItem = yield* this.json(item);
       if (newKey !== key || newItem !== item) changed = true;
       entries.push([newKey, newItem]);
     }

@@ -30,6 +30,12 @@ export class DlpPolicies {
 
   constructor(private readonly orm: Orm, private readonly clock: Clock) {}
 
+  /** The effective policy while this instance's cached copy is fresh, else undefined (then `policyFor`). */
+  cachedPolicy(organizationId: string): DlpPolicy | undefined {
+    const cached = this.cache.get(organizationId);
+    return cached && cached.expiresAt > this.clock.now().getTime() ? cached.policy : undefined;
+  }
+
   /** The effective policy (defaults for detectors the organization never set). */
   async policyFor(organizationId: string): Promise<DlpPolicy> {
     const now = this.clock.now().getTime();

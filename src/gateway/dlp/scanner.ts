@@ -44,14 +44,34 @@ export function scanText(text: string, types?: ReadonlySet<DetectorType>): DlpFi
 
 /** scanText in slices, yielding to the event loop between them so no scan holds it for long. */
 export async function scanTextAsync(text: string, types?: ReadonlySet<DetectorType>): Promise<DlpFinding[]> {
-  const scan = scanSteps(text, types);
-  let since = performance.now();
-  for (let step = scan.next(); ; step = scan.next()) {
+  return runSteps(scanSteps(text, types));
+}
+
+/** A scan as steps: it may pause for the event loop at each `yield` (between slices of a long text). */
+export type ScanSteps<T> = Generator<void, T>;
+
+/**
+ * Runs a scan's steps at once while it stays under YIELD_AFTER_MS (texts shorter than a slice
+ * never pause: the value is returned synchronously); past that it goes on asynchronously,
+ * yielding to the event loop between steps as scanTextAsync does.
+ */
+export function runSteps<T>(steps: ScanSteps<T>): T | Promise<T> {
+  const since = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
+    if (performance.now() - since >= YIELD_AFTER_MS) return runStepsYielding(steps);
+  }
+}
+
+async function runStepsYielding<T>(steps: ScanSteps<T>): Promise<T> {
+  let since = -Infinity;
+  for (let step: IteratorResult<void, T> | undefined; ; ) {
     if (performance.now() - since >= YIELD_AFTER_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       since = performance.now();
     }
+    step = steps.next();
+    if (step.done) return step.value;
   }
 }
 
@@ -165,12 +185,29 @@ export function applyPolicy(text: string, policy: DlpPolicy): DlpTextResult {
 
 /** applyPolicy, yielding to the event loop during long scans. */
 export async function applyPolicyAsync(text: string, policy: DlpPolicy): Promise<DlpTextResult> {
-  const active = activeTypes(policy);
-  return verdictOf(text, policy, active.size === 0 ? [] : await scanTextAsync(text, active));
+  return runSteps(policySteps(text, policy, activeTypes(policy)));
 }
 
+/** applyPolicy as steps (see runSteps), with the policy's active detector types worked out once by the caller. */
+export function* policySteps(text: string, policy: DlpPolicy, active: ReadonlySet<DetectorType>): ScanSteps<DlpTextResult> {
+  return verdictOf(text, policy, active.size === 0 ? [] : yield* scanSteps(text, active));
+}
+
+/** The detector types a policy does not turn off. */
 function activeTypes(policy: DlpPolicy): Set<DetectorType> {
   return new Set(Object.entries(policy).filter(([, action]) => action !== 'off').map(([type]) => type as DetectorType));
+}
+
+const activeTypesByPolicy = new WeakMap<DlpPolicy, ReadonlySet<DetectorType>>();
+
+/** activeTypes, worked out once per policy object: for policies never changed in place (DlpPolicies' cached ones). */
+export function activeTypesOfCached(policy: DlpPolicy): ReadonlySet<DetectorType> {
+  let active = activeTypesByPolicy.get(policy);
+  if (!active) {
+    active = activeTypes(policy);
+    activeTypesByPolicy.set(policy, active);
+  }
+  return active;
 }
 
 function verdictOf(text: string, policy: DlpPolicy, findings: DlpFinding[]): DlpTextResult {
