@@ -251,6 +251,8 @@ async function main(): Promise<void> {
   // The worker as deployed: the production build, so its RSS is not the transpiler's.
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   const worker = spawn(process.execPath, [
+    // As docker-compose.yml runs it (WORKER_NODE_FLAGS=<flags> replaces them, for experiments).
+    ...(process.env.WORKER_NODE_FLAGS ?? '--max-semi-space-size=4').split(/\s+/).filter(Boolean),
     ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
     ...(PROBE_DIR ? ['--import', './bench/automations/memory-probe.mjs'] : []),
     'dist/worker/main.js',
