@@ -241,6 +241,8 @@ async function main(): Promise<void> {
     SECRET_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: path.join(os.tmpdir(), 'ai-workspace-bench'),
     WORKER_PROCESSES: String(WORKERS),
+    // As docker-compose.yml runs the worker (MALLOC_ARENA_MAX=<n> in the bench's env replaces it).
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     // One organization holds them all: its automation quota must not stop the burst.
     QUOTA_AUTOMATIONS_PER_ORG: String(Math.max(COUNT, IDLE, Number(process.env.QUOTA_AUTOMATIONS_PER_ORG ?? 0))),
     // The idle run reads the worker's cache size from the SDK's metrics.
