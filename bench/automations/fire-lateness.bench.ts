@@ -7,7 +7,10 @@
 //   (AUTOMATIONS=1000 by default; the worker runs as its own process, from the production build,
 //   so its RSS is its own; WORKERS=2 starts it with WORKER_PROCESSES=2 and reports each process;
 //   IDLE_AUTOMATIONS=10000 instead registers that many automations that never fire and reports
-//   the worker's RSS before and after; WORKER_CPU_PROFILE_DIR=<dir> also writes CPU profiles)
+//   the worker's RSS before and after; WORKER_CPU_PROFILE_DIR=<dir> also writes CPU profiles;
+//   MEMORY_PROBE_DIR=<dir> writes memory reports of the worker (memory-probe.mjs) after the floor,
+//   with the automations created, MEMORY_PROBE_BURST_SECONDS (20) after the fire and after the
+//   runs, and its peak; MEMORY_PROBE_SNAPSHOTS=1 heap snapshots too, which slow the worker down)
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -31,6 +34,10 @@ const IDLE = Number(process.env.IDLE_AUTOMATIONS ?? 0);
 const LEAD_SECONDS = Number(process.env.LEAD_SECONDS ?? 120);
 /** With a directory, the worker writes V8 CPU profiles there (main thread and workflow thread). */
 const PROFILE_DIR = process.env.WORKER_CPU_PROFILE_DIR;
+/** With a directory, the worker writes memory reports there (memory-probe.mjs) at each phase. */
+const PROBE_DIR = process.env.MEMORY_PROBE_DIR;
+/** When, after the fire, the probe's report during the burst is taken. */
+const PROBE_BURST_SECONDS = Number(process.env.MEMORY_PROBE_BURST_SECONDS ?? 20);
 const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function percentile(sorted: number[], p: number): number {
@@ -78,6 +85,22 @@ function processCpuMs(pid: number): number {
 function machineCpuMs(): number {
   const [user, nice, system, , , irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   return (user! + nice! + system! + irq! + softirq! + steal!) * 10;
+}
+
+/** Asks the worker processes' memory probe for a report and waits until each has written it. */
+async function probeMemory(pid: number, phase: string): Promise<void> {
+  if (!PROBE_DIR) return;
+  const pids = workerPids(pid);
+  for (const each of pids) {
+    const dir = path.join(PROBE_DIR, String(each));
+    const count = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.json')).length : 0);
+    const before = count();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'request'), '');
+    const deadline = Date.now() + 120_000;
+    while (count() === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  process.stdout.write(`memory probe: ${phase} (worker RSS now ${pids.map((each) => rssMb(each, 'VmRSS').toFixed(0)).join(' + ')} MB)\n`);
 }
 
 const rssOf = (pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM') => workerPids(pid).map((child) => rssMb(child, field).toFixed(0)).join(' + ') + ' MB';
@@ -218,6 +241,8 @@ async function main(): Promise<void> {
     SECRET_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: path.join(os.tmpdir(), 'ai-workspace-bench'),
     WORKER_PROCESSES: String(WORKERS),
+    // As docker-compose.yml runs the worker (MALLOC_ARENA_MAX=<n> in the bench's env replaces it).
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     // One organization holds them all: its automation quota must not stop the burst.
     QUOTA_AUTOMATIONS_PER_ORG: String(Math.max(COUNT, IDLE, Number(process.env.QUOTA_AUTOMATIONS_PER_ORG ?? 0))),
     // The idle run reads the worker's cache size from the SDK's metrics.
@@ -227,7 +252,13 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config, createLogger({ level: 'warn' }));
   // The worker as deployed: the production build, so its RSS is not the transpiler's.
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  const worker = spawn(process.execPath, [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), 'dist/worker/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const worker = spawn(process.execPath, [
+    // As docker-compose.yml runs it (WORKER_NODE_FLAGS=<flags> replaces them, for experiments).
+    ...(process.env.WORKER_NODE_FLAGS ?? '--max-semi-space-size=4').split(/\s+/).filter(Boolean),
+    ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+    ...(PROBE_DIR ? ['--import', './bench/automations/memory-probe.mjs'] : []),
+    'dist/worker/main.js',
+  ], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   try {
     if (IDLE > 0) {
       await idleMemory(runtime, config, worker.pid!);
@@ -250,6 +281,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const serverCpuPerStart = (processCpuMs(temporal.pid!) - floorServerCpu) / COUNT;
     process.stdout.write(`floor: started ${COUNT} workflows in ${floor.at(-1)} ms; dev server CPU per floor workflow (start to end): ${serverCpuPerStart.toFixed(1)} ms\n`);
+    await probeMemory(worker.pid!, 'after the floor');
 
     // N automations, all on the same daily cron minute (far enough ahead to create them all).
     const em = runtime.orm.em.fork();
@@ -265,11 +297,16 @@ async function main(): Promise<void> {
     });
     const createMs = Date.now() - createStart;
     if (Date.now() > fireAt.getTime() - 5_000) throw new Error('creating the automations took too long for the chosen minute');
-    process.stdout.write(`created ${COUNT} automations in ${createMs} ms; all fire at ${fireAt.toISOString()}\n`);
+    process.stdout.write(`created ${COUNT} automations in ${createMs} ms; all fire at ${fireAt.toISOString()}; worker RSS ${rssOf(worker.pid!, 'VmRSS')} (peak ${rssOf(worker.pid!)})\n`);
+    await probeMemory(worker.pid!, 'automations created');
     const cpuBefore = cpuMsOf(worker.pid!);
     const serverCpuBefore = processCpuMs(temporal.pid!);
     const machineCpuBefore = machineCpuMs();
 
+    // One report during the burst, when the runs' activities are in flight (after a full GC: what is live then).
+    const burstProbe = PROBE_DIR
+      ? new Promise<void>((resolve) => setTimeout(() => void probeMemory(worker.pid!, 'during the burst').finally(resolve), fireAt.getTime() + PROBE_BURST_SECONDS * 1000 - Date.now()))
+      : Promise.resolve();
     const sql = runtime.orm.em.getConnection();
     const deadline = fireAt.getTime() + 120_000;
     // Lateness = when Temporal started each fire's run workflow (also the row's startedAt), read
@@ -297,10 +334,13 @@ async function main(): Promise<void> {
       if (Number(done[0]?.n ?? 0) >= COUNT) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+    await burstProbe;
     const rss = rssOf(worker.pid!);
     // Worker CPU time (user + system, all its processes) from before the fire until every run ended:
     // per fire it hardly depends on what else runs on the machine, unlike the lateness.
     const cpuPerFire = (cpuMsOf(worker.pid!) - cpuBefore) / COUNT;
+    process.stdout.write(`worker RSS after the runs ${rssOf(worker.pid!, 'VmRSS')} (peak ${rss})\n`);
+    await probeMemory(worker.pid!, 'after the runs');
     process.stdout.write(`worker CPU per fire (fire, run and its activities): ${cpuPerFire.toFixed(1)} ms\n`);
     // The dev server's share, and the whole machine's (PostgreSQL and this process's polling included).
     const serverCpuPerFire = (processCpuMs(temporal.pid!) - serverCpuBefore) / COUNT;

@@ -2,14 +2,14 @@
 // Streamable HTTP endpoint), initialize, do the work, close and kill, all under one deadline.
 // Failures come back as ConnectorFailure naming the stage that failed; messages never carry
 // the connection's secret values (stderr is redacted before it is quoted).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { Logger } from '../logger.js';
 import { fillPlaceholders, type CatalogEntry } from './catalog.js';
-import { ProcessGroupTransport } from './process-transport.js';
+import type { ProcessGroupTransport } from './process-transport.js';
 import { processSlots, sandboxCommand, SlotUnavailable } from './sandbox.js';
 
 export type SessionStage = 'start' | 'initialize' | 'tools/list' | 'tools/call' | 'shutdown';
@@ -52,6 +52,35 @@ const CLIENT_INFO = { name: 'ai-workspace', version: '0.1.0' };
 const MAX_TOOL_PAGES = 50;
 const STDERR_QUOTE_CHARS = 300;
 
+/** The MCP SDK's client and the two transports, as a session uses them. */
+interface SessionModules {
+  Client: typeof Client;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  ProcessGroupTransport: typeof ProcessGroupTransport;
+}
+
+let sessionModules: Promise<SessionModules> | undefined;
+
+/**
+ * Loaded at the first session, not with this module: the MCP SDK (its zod schemas for the whole
+ * protocol, ajv) is ~8 MB of heap and ~15 MB of RSS, and most processes that import this module
+ * (every worker, through the run activities) never open a session.
+ */
+function loadSessionModules(): Promise<SessionModules> {
+  sessionModules ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('./process-transport.js'),
+  ]).then(
+    ([client, http, stdio]) => ({ Client: client.Client, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, ProcessGroupTransport: stdio.ProcessGroupTransport }),
+    (error: unknown) => {
+      sessionModules = undefined;
+      throw error;
+    },
+  );
+  return sessionModules;
+}
+
 /**
  * Runs `work` in a fresh session. `timeoutMs` covers everything including shutdown: the work
  * gets the deadline minus a kill grace, so a hanging connector is gone when this returns.
@@ -61,6 +90,7 @@ export async function withConnectorSession<T>(
   timeoutMs: number,
   work: (session: ConnectorSession) => Promise<T>,
 ): Promise<T> {
+  const modules = await loadSessionModules();
   const killGraceMs = Math.min(1000, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - killGraceMs;
   let release: (() => void) | undefined;
@@ -72,8 +102,8 @@ export async function withConnectorSession<T>(
       throw error;
     }
   }
-  const { transport, dispose } = createTransport(launch, killGraceMs, Math.ceil(timeoutMs / 1000) + 1);
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const { transport, dispose } = createTransport(modules, launch, killGraceMs, Math.ceil(timeoutMs / 1000) + 1);
+  const client = new modules.Client(CLIENT_INFO, { capabilities: {} });
   const stage: { current: SessionStage } = { current: 'initialize' };
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), Math.max(0, deadline - Date.now()));
@@ -81,7 +111,7 @@ export async function withConnectorSession<T>(
   try {
     await client.connect(transport, requestOptions());
     const session: ConnectorSession = {
-      pid: transport instanceof ProcessGroupTransport ? transport.pid : undefined,
+      pid: transport instanceof modules.ProcessGroupTransport ? transport.pid : undefined,
       listTools: () => {
         stage.current = 'tools/list';
         return listAllTools(client, requestOptions);
@@ -93,10 +123,10 @@ export async function withConnectorSession<T>(
     };
     return await work(session);
   } catch (error) {
-    throw describeFailure(error, stage.current, abort.signal.aborted || Date.now() >= deadline, timeoutMs, transport, launch.env);
+    throw describeFailure(modules, error, stage.current, abort.signal.aborted || Date.now() >= deadline, timeoutMs, transport, launch.env);
   } finally {
     clearTimeout(timer);
-    await endRemoteSession(transport, killGraceMs);
+    await endRemoteSession(modules, transport, killGraceMs);
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
     await dispose();
@@ -105,8 +135,8 @@ export async function withConnectorSession<T>(
 }
 
 /** A stateful remote server keeps a session until told otherwise: say goodbye, briefly. */
-async function endRemoteSession(transport: Transport, graceMs: number): Promise<void> {
-  if (!(transport instanceof StreamableHTTPClientTransport) || !transport.sessionId) return;
+async function endRemoteSession(modules: SessionModules, transport: Transport, graceMs: number): Promise<void> {
+  if (!(transport instanceof modules.StreamableHTTPClientTransport) || !transport.sessionId) return;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     transport.terminateSession().catch(() => {}),
@@ -117,7 +147,12 @@ async function endRemoteSession(transport: Transport, graceMs: number): Promise<
   clearTimeout(timer);
 }
 
-function createTransport(launch: ConnectorLaunch, killGraceMs: number, cpuSeconds: number): { transport: Transport; dispose: () => Promise<void> } {
+function createTransport(
+  modules: SessionModules,
+  launch: ConnectorLaunch,
+  killGraceMs: number,
+  cpuSeconds: number,
+): { transport: Transport; dispose: () => Promise<void> } {
   const { entry, env, confinement } = launch;
   const builtins: Record<string, string> = confinement ? { ORG_DATA_DIR: confinement.orgDir } : {};
   if (entry.transport === 'streamable-http') {
@@ -127,7 +162,7 @@ function createTransport(launch: ConnectorLaunch, killGraceMs: number, cpuSecond
         .filter(([, value]) => value !== ''),
     );
     const agent = confinement ? pinnedAgent(confinement.pins) : undefined;
-    const transport = new StreamableHTTPClientTransport(new URL(fillPlaceholders(entry.url, env)), {
+    const transport = new modules.StreamableHTTPClientTransport(new URL(fillPlaceholders(entry.url, env)), {
       // A redirect would lead to a host nobody checked.
       requestInit: { headers, ...(agent ? { redirect: 'error' as const } : {}) },
       ...(agent ? { fetch: ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch } : {}),
@@ -142,7 +177,7 @@ function createTransport(launch: ConnectorLaunch, killGraceMs: number, cpuSecond
   const confined = confinement
     ? sandboxCommand(command, { network: entry.network, memoryMb: confinement.memoryMb, cpuSeconds, ...(confinement.logger ? { logger: confinement.logger } : {}) })
     : command;
-  const transport = new ProcessGroupTransport({ ...confined, ...(confinement ? { cwd: confinement.orgDir } : {}), killGraceMs });
+  const transport = new modules.ProcessGroupTransport({ ...confined, ...(confinement ? { cwd: confinement.orgDir } : {}), killGraceMs });
   return { transport, dispose: async () => {} };
 }
 
@@ -183,6 +218,7 @@ async function listAllTools(client: Client, options: () => { signal: AbortSignal
 }
 
 function describeFailure(
+  modules: SessionModules,
   error: unknown,
   stage: SessionStage,
   timedOut: boolean,
@@ -192,11 +228,11 @@ function describeFailure(
 ): ConnectorFailure {
   if (error instanceof ConnectorFailure) return error;
   // connect() spawns the process first; a command that never started failed at "start".
-  if (transport instanceof ProcessGroupTransport && !transport.spawned) stage = 'start';
+  if (transport instanceof modules.ProcessGroupTransport && !transport.spawned) stage = 'start';
   if (timedOut) return new ConnectorFailure(stage, `timed out after ${timeoutMs} ms during ${stage}`, true);
   const reason = redact(error instanceof Error ? error.message : String(error), env);
   const prefix = stage === 'start' ? 'could not start the connector' : `${stage} failed`;
-  if (!(transport instanceof ProcessGroupTransport)) return new ConnectorFailure(stage, `${prefix}: ${reason}`);
+  if (!(transport instanceof modules.ProcessGroupTransport)) return new ConnectorFailure(stage, `${prefix}: ${reason}`);
   const exit = transport.exitDescription ? `; the connector exited with ${transport.exitDescription}` : '';
   return new ConnectorFailure(stage, `${prefix}: ${reason}${exit}${quoteStderr(transport.stderrTail(), env)}`);
 }
