@@ -38,9 +38,9 @@ export class DlpPolicies {
 
   /** The effective policy (defaults for detectors the organization never set). */
   async policyFor(organizationId: string): Promise<DlpPolicy> {
+    const cached = this.cachedPolicy(organizationId);
+    if (cached) return cached;
     const now = this.clock.now().getTime();
-    const cached = this.cache.get(organizationId);
-    if (cached && cached.expiresAt > now) return cached.policy;
     // One read per organization at a time: when the entry expires under load, the calls that
     // arrive meanwhile wait for the same query instead of each sending their own.
     let loading = this.loading.get(organizationId);
