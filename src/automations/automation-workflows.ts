@@ -43,6 +43,7 @@ export function initialWorkflowState(config: Deps['config'], automation: Automat
     minIntervalSeconds: config.AUTOMATION_MIN_INTERVAL_SECONDS,
     runsTaskQueue: runsTaskQueue(config),
     codeVersion: AUTOMATION_CODE,
+    armLeadSeconds: config.AUTOMATION_ARM_LEAD_SECONDS,
   };
 }
 

@@ -14,7 +14,7 @@ import { Automation, AutomationRun, ChannelDelivery, type AutomationStatus, type
 import { guardOutgoingText } from '../gateway/dlp/outgoing.js';
 import { scanRunInputForDlp } from './run-dlp.js';
 import { contextText, planOfRun, runInstruction, type RunPlan, type RunPrompt } from './run-plan.js';
-import { activeOwnerOf, completeRunRow, runRowWithAutomation, startRunRow, type RunRow } from './run-rows.js';
+import { activeOwnerOf, completeRunRow, runRowWithAutomation, SKIPPED_RUNNING, startRunRow, type RunRow } from './run-rows.js';
 
 export type { RunPlan, RunPrompt } from './run-plan.js';
 
@@ -39,6 +39,17 @@ export interface RunStart {
   startedAt?: string;
   /** The run this one retries. */
   retryOf?: string;
+  /**
+   * A run started ahead of its fire: the fire it waited for (ISO). Its row is not recorded when
+   * another run of the automation is running (the fire is skipped), and the automation's
+   * nextRunAt moves on from this fire even when a newer state was written since the snapshot.
+   */
+  firedAt?: string;
+}
+
+/** A fire skipped at its time because another run of the automation was running. */
+export interface SkippedFire {
+  skipped: 'running';
 }
 
 /**
@@ -75,7 +86,7 @@ export function createRunActivities(deps: AppDeps) {
   }
 
   /** Inserts the run as running and moves lastRunAt and the schedule (one statement); null when the automation is gone. */
-  async function recordStarted(input: RunStart): Promise<RunRow | null> {
+  async function recordStarted(input: RunStart): Promise<RunRow | typeof SKIPPED_RUNNING | null> {
     const { schedule } = input;
     const both = schedule.schedule !== undefined && schedule.timezone !== undefined;
     return startRunRow(knex(), {
@@ -95,6 +106,7 @@ export function createRunActivities(deps: AppDeps) {
         schedule: both ? schedule.schedule! : null,
         timezone: both ? schedule.timezone! : null,
       },
+      ...(input.firedAt ? { firedAt: new Date(input.firedAt), skipIfRunning: true } : {}),
     }, deps.clock.now());
   }
 
@@ -171,9 +183,10 @@ export function createRunActivities(deps: AppDeps) {
     },
 
     /** Inserts the run as `running` (once, even when retried) and moves lastRunAt and the schedule. */
-    async recordRunStarted(input: RunStart): Promise<{ startedAt: string } | null> {
+    async recordRunStarted(input: Omit<RunStart, 'firedAt'>): Promise<{ startedAt: string } | null> {
+      // Without `firedAt` nothing is skipped: the row is recorded unless the automation is gone.
       const row = await recordStarted(input);
-      return row && { startedAt: row.startedAt.toISOString() };
+      return row && row !== SKIPPED_RUNNING ? { startedAt: row.startedAt.toISOString() } : null;
     },
 
     /**
@@ -185,11 +198,13 @@ export function createRunActivities(deps: AppDeps) {
     },
 
     /**
-     * A scheduled run's first step: its row (as `running` since the run workflow started) and its
-     * plan, in one activity; null when the automation was deleted before the run began.
+     * A scheduled run's first step: its row (as `running` since the run began) and its plan, in one
+     * activity; null when the automation was deleted before the run began; for a run started ahead
+     * of its fire, a skipped fire when another run of the automation is running.
      */
-    async beginRun(input: RunStart & { scan?: boolean }): Promise<RunPlan | null> {
+    async beginRun(input: RunStart & { scan?: boolean }): Promise<RunPlan | SkippedFire | null> {
       const row = await recordStarted(input);
+      if (row === SKIPPED_RUNNING) return { skipped: 'running' };
       return row && scanned(await planOf(row), input.scan);
     },
 

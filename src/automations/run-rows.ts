@@ -42,6 +42,10 @@ export interface RunRowStart {
   context: unknown;
   retryOf: string | null;
   schedule: { status: AutomationStatus; nextRunAt: Date | null; skippedFires: number; version: number; schedule: string | null; timezone: string | null };
+  /** The fire a run started ahead of it waited for: a row still showing it as next moves on to `schedule.nextRunAt`. */
+  firedAt?: Date | null;
+  /** A scheduled fire: no row when another run of the automation is running (the fire is skipped). */
+  skipIfRunning?: boolean;
 }
 
 /** What the plan needs of the automation, of its owner and of the run (`r` and `a` in the statements below). */
@@ -62,13 +66,18 @@ with "input" as (
   select ?::uuid as "run_id", ?::uuid as "automation_id", ?::uuid as "organization_id", ?::text as "trigger",
     ?::timestamptz as "started_at", ?::jsonb as "context", ?::uuid as "retry_of", ?::timestamptz as "now",
     ?::text as "status", ?::timestamptz as "next_run_at", ?::integer as "skipped_fires", ?::integer as "version",
-    ?::text as "schedule", ?::text as "timezone"
+    ?::text as "schedule", ?::text as "timezone", ?::timestamptz as "fired_at", ?::boolean as "skip_if_running"
 ), "automation" as (
   select a.* from "automations" a, "input" i where a."id" = i."automation_id" and a."organization_id" = i."organization_id"
 ), "inserted" as (
   insert into "automation_runs" ("id", "automation_id", "organization_id", "trigger", "status", "started_at", "context", "retry_of")
   select i."run_id", a."id", a."organization_id", i."trigger", 'running', i."started_at", i."context", i."retry_of"
   from "automation" a, "input" i
+  -- A scheduled fire while another run of the automation is running is skipped (DESIGN.md "Overlap");
+  -- a run older than the run timeout has ended in Temporal, whatever its row says.
+  where not (i."skip_if_running" and exists (
+    select 1 from "automation_runs" o where o."automation_id" = i."automation_id" and o."status" = 'running'
+      and o."id" <> i."run_id" and o."started_at" > i."now" - interval '1 hour'))
   on conflict ("id") do nothing
   returning "id", "trigger", "started_at", "context"
 ), "moved" as (
@@ -78,22 +87,26 @@ with "input" as (
     "last_run_at" = case when i."moves_last_run" and (a."last_run_at" is null or a."last_run_at" < i."started_at") then i."started_at" else a."last_run_at" end,
     "updated_at" = case when i."moves_last_run" and (a."last_run_at" is null or a."last_run_at" < i."started_at") then i."now" else a."updated_at" end,
     "status" = case when a."state_version" < i."version" then i."status" else a."status" end,
-    "next_run_at" = case when a."state_version" < i."version" then i."next_run_at" else a."next_run_at" end,
+    -- A run started ahead of its fire carries a snapshot drawn before the fire: whatever newer state
+    -- was written since, the fire it waited for is now past, so a row still showing it moves on.
+    "next_run_at" = case when a."state_version" < i."version" then i."next_run_at"
+      when a."next_run_at" = i."fired_at" then i."next_run_at" else a."next_run_at" end,
     "skipped_fires" = case when a."state_version" < i."version" then i."skipped_fires" else a."skipped_fires" end,
     "schedule" = case when a."state_version" < i."version" then coalesce(i."schedule", a."schedule") else a."schedule" end,
     "timezone" = case when a."state_version" < i."version" then coalesce(i."timezone", a."timezone") else a."timezone" end,
     "state_version" = greatest(a."state_version", i."version")
   from (select "input".*, exists (select 1 from "inserted") as "moves_last_run" from "input") i
   where a."id" = i."automation_id" and a."organization_id" = i."organization_id"
-    and ((i."moves_last_run" and (a."last_run_at" is null or a."last_run_at" < i."started_at")) or a."state_version" < i."version")
+    and ((i."moves_last_run" and (a."last_run_at" is null or a."last_run_at" < i."started_at")) or a."state_version" < i."version"
+      or a."next_run_at" = i."fired_at")
 )
 select r."id" as "runId", r."trigger", round(extract(epoch from r."started_at") * 1000)::float8 as "startedAtMs", r."context",
   r."skill_id" as "runSkillId", r."skill_version" as "runSkillVersion", ${PLAN_COLUMNS}
-from "automation" a, (
+from "automation" a left join (
   select "id", "trigger", "started_at", "context", null::uuid as "skill_id", null::integer as "skill_version" from "inserted"
   union all
   select "id", "trigger", "started_at", "context", "skill_id", "skill_version" from "automation_runs" where "id" = (select "run_id" from "input")
-) r`;
+) r on true`;
 
 /** The plan's columns of a run already recorded (by its automation's activity). */
 const RUN_WITH_AUTOMATION_SQL = `
@@ -118,32 +131,37 @@ const ACTIVE_OWNER_SQL = `
 select a."owner_id" as "ownerId" from "automations" a join "users" u on u."id" = a."owner_id" and u."organization_id" = a."organization_id"
 where a."id" = ? and a."organization_id" = ? and u."status" = 'active'`;
 
-type RawRunRow = Omit<RunRow, 'startedAt'> & { startedAtMs: number };
+/** The automation is there but the fire was skipped: another of its runs is running. */
+export const SKIPPED_RUNNING = 'skipped_running';
+
+type RawRunRow = Omit<RunRow, 'startedAt' | 'runId'> & { runId: string | null; startedAtMs: number };
 
 async function rows<T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[]> {
   const result = (await knex.raw(sql, bindings as never[])) as { rows: T[] };
   return result.rows;
 }
 
-function runRowOf(raw: RawRunRow | undefined): RunRow | null {
-  if (!raw) return null;
+function runRowOf(raw: RawRunRow & { runId: string }): RunRow {
   const { startedAtMs, ...row } = raw;
   return { ...row, skillVersion: row.skillVersion ?? null, runSkillVersion: row.runSkillVersion ?? null, startedAt: new Date(Number(startedAtMs)) };
 }
 
-export async function startRunRow(knex: Knex, start: RunRowStart, now: Date): Promise<RunRow | null> {
+/** The run's row as recorded; null when the automation is gone, SKIPPED_RUNNING when the fire was skipped. */
+export async function startRunRow(knex: Knex, start: RunRowStart, now: Date): Promise<RunRow | typeof SKIPPED_RUNNING | null> {
   const { schedule } = start;
   const [raw] = await rows<RawRunRow>(knex, START_RUN_SQL, [
     start.runId, start.automationId, start.organizationId, start.trigger, start.startedAt,
     start.context === null || start.context === undefined ? null : JSON.stringify(start.context), start.retryOf, now,
     schedule.status, schedule.nextRunAt, schedule.skippedFires, schedule.version, schedule.schedule, schedule.timezone,
+    start.firedAt ?? null, start.skipIfRunning ?? false,
   ]);
-  return runRowOf(raw);
+  if (!raw) return null;
+  return raw.runId === null ? SKIPPED_RUNNING : runRowOf({ ...raw, runId: raw.runId });
 }
 
 export async function runRowWithAutomation(knex: Knex, runId: string): Promise<RunRow | null> {
-  const [raw] = await rows<RawRunRow>(knex, RUN_WITH_AUTOMATION_SQL, [runId]);
-  return runRowOf(raw);
+  const [raw] = await rows<RawRunRow & { runId: string }>(knex, RUN_WITH_AUTOMATION_SQL, [runId]);
+  return raw ? runRowOf(raw) : null;
 }
 
 export interface RunCompletion {

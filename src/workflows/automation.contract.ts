@@ -14,6 +14,19 @@ export interface RunningRun {
   startedAt: number;
 }
 
+/** A scheduled fire farther behind its time than this (worker or cluster down) is skipped, not caught up. */
+export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * A scheduled run started ahead of its fire (AUTOMATION_CODE 2): its workflow waits on a timer
+ * until `fireAt` and only then records its row and begins.
+ */
+export interface ArmedRun {
+  runId: string;
+  /** Epoch ms of the fire it waits for. */
+  fireAt: number;
+}
+
 export interface AutomationWorkflowState {
   automationId: string;
   organizationId: string;
@@ -40,10 +53,24 @@ export interface AutomationWorkflowState {
    * by older code) ask the patches.
    */
   codeVersion?: number;
+  /**
+   * AUTOMATION_ARM_LEAD_SECONDS: from code 2 on, how long before a fire its run workflow is
+   * started to wait for it (at most; half the schedule's interval when shorter); 0 starts each run
+   * at its fire. Absent in older states: 60.
+   */
+  armLeadSeconds?: number;
+  /** The run started ahead of a fire that has not ended (as far as this workflow heard). */
+  armed?: ArmedRun | null;
+  /** Epoch ms of the last fire a run was started for (the arm lead stays within half the interval). */
+  lastFireAt?: number | null;
 }
 
-/** What `codeVersion` the API starts entity workflows with, and a continue-as-new carries on. */
-export const AUTOMATION_CODE = 1;
+/**
+ * What `codeVersion` the API starts entity workflows with, and a continue-as-new carries on.
+ * 2: each scheduled run is started ahead of its fire (`armed`); 1 and older states start it at the
+ * fire, in the fire's workflow task.
+ */
+export const AUTOMATION_CODE = 2;
 
 export interface RunNowInput {
   trigger: Exclude<RunTrigger, 'schedule'>;
@@ -72,6 +99,8 @@ export const editScheduleUpdate = defineUpdate<ScheduleResult, [{ schedule: stri
 export const runNowUpdate = defineUpdate<StartedRun, [RunNowInput]>('runNow');
 export const deleteUpdate = defineUpdate<void>('delete');
 export const runFinishedSignal = defineSignal<[{ runId: string }]>('runFinished');
+/** Sent by the automation to a run waiting for its fire (pause, schedule change): it ends without a row. */
+export const disarmSignal = defineSignal('disarm');
 /** The design card's signals, for operators (Web UI, CLI); the API uses the Updates above. */
 export const pauseSignal = defineSignal('pause');
 export const activateSignal = defineSignal('activate');

@@ -36,6 +36,8 @@ import {
   pauseUpdate,
   activateSignal,
   AUTOMATION_CODE,
+  CATCH_UP_WINDOW_MS,
+  disarmSignal,
   pauseSignal,
   runFinishedSignal,
   runNowUpdate,
@@ -47,10 +49,9 @@ import {
   type ScheduleResult,
   type StartedRun,
 } from './automation.contract.js';
-import { RUN_CODE, runWorkflow, type RunBegin } from './run.js';
+import { RUN_CODE, runWorkflow, type RunBegin, type RunWorkflowResult } from './run.js';
 
-/** A fire found later than this after its time (worker or cluster down) is skipped, not caught up. */
-export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
+export { CATCH_UP_WINDOW_MS };
 /** A run that never reported back is forgotten after this (its workflow has timed out by then). */
 export const RUN_EXECUTION_TIMEOUT_MS = 60 * 60 * 1000;
 
@@ -89,10 +90,16 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   // A state from AUTOMATION_CODE 1 on names the paths this code takes; older states ask the patches.
   const current = (initial.codeVersion ?? 0) >= 1;
   const takes = (patchId: string) => current || patched(patchId);
+  // From code 2 on each scheduled run is started ahead of its fire; older states start it at the fire.
+  const arms = (initial.codeVersion ?? 0) >= 2 && (state.armLeadSeconds ?? DEFAULT_ARM_LEAD_SECONDS) > 0;
+  /** Skipped fires counted since the last write-back (a run started ahead reported one). */
+  let skipToSave = false;
 
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const computeNext = (after: number): number | null => nextFireTime(state.schedule, state.timezone, new Date(after))?.getTime() ?? null;
-  const result = (): ScheduleResult => ({ status: state.status, nextRunAt: iso(state.nextRunAt) });
+  /** The fire the automation waits for: a run started ahead's until it comes, then the next one. */
+  const upcoming = (): number | null => (state.armed && state.armed.fireAt > Date.now() ? state.armed.fireAt : state.nextRunAt);
+  const result = (): ScheduleResult => ({ status: state.status, nextRunAt: iso(upcoming()) });
   const rejectIfDeleted = () => {
     if (deleted) throw ApplicationFailure.nonRetryable('The automation is being deleted', 'not_found');
   };
@@ -101,7 +108,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   function nextSnapshot(): ScheduleSnapshot {
     state.version += 1;
     return {
-      status: state.status, nextRunAt: iso(state.nextRunAt), skippedFires: state.skippedFires, version: state.version,
+      status: state.status, nextRunAt: iso(upcoming()), skippedFires: state.skippedFires, version: state.version,
       schedule: state.schedule, timezone: state.timezone,
     };
   }
@@ -178,7 +185,17 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   // No wake-up: the pending fire does not move when a run ends.
   const forgetRun = (runId: string) => {
     state.running = state.running.filter((run) => run.runId !== runId);
+    if (state.armed?.runId === runId) state.armed = null;
   };
+
+  /** Forgets runs past their timeout, and carried runs whose rows say they ended. */
+  async function forgetEndedRuns(now: number): Promise<void> {
+    for (const run of state.running) if (now - run.startedAt >= RUN_EXECUTION_TIMEOUT_MS) forgetRun(run.runId);
+    const carried = state.running.filter((run) => !ownRuns.has(run.runId)).map((run) => run.runId);
+    if (carried.length > 0 && takes(CARRIED_RUNS_PATCH)) {
+      for (const runId of await endedRuns({ runIds: carried })) forgetRun(runId);
+    }
+  }
 
   async function startRunWorkflow(runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE', begin?: RunBegin): Promise<void> {
     const child = await startChild(runWorkflow, {
@@ -193,7 +210,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       }],
       // Runs outlive a continue-as-new of this workflow; they report back with a signal.
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowExecutionTimeout: RUN_EXECUTION_TIMEOUT_MS,
+      // A run started ahead of its fire has the full timeout from the fire on.
+      workflowExecutionTimeout: RUN_EXECUTION_TIMEOUT_MS + Math.max(0, (begin?.fireAt ? Date.parse(begin.fireAt) : 0) - Date.now()),
       typedSearchAttributes: [
         { key: SEARCH_ATTRIBUTES.OrganizationId, value: state.organizationId },
         { key: SEARCH_ATTRIBUTES.AutomationId, value: state.automationId },
@@ -208,17 +226,71 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     // The child's completion reaches this history anyway (a task of its own); it ends the overlap.
     ownRuns.add(runId);
     const ended = () => forgetRun(runId);
-    child.result().then(ended, ended);
+    child.result().then((run: RunWorkflowResult) => {
+      ended();
+      // A run started ahead of its fire skipped it (overlap or past the catch-up window): counted here.
+      if (run.status === 'skipped') {
+        state.skippedFires += 1;
+        skipToSave = true;
+      }
+    }, ended);
+  }
+
+  /**
+   * Starts the run of the pending fire ahead of it (code 2): the run waits for the fire on its own
+   * timer, so the fire's instant costs the run's workflow task alone, not also this workflow's
+   * wake-up, the child's start and its start event. The run decides the overlap at its fire.
+   */
+  async function armScheduled(): Promise<void> {
+    const now = Date.now();
+    const fireAt = state.nextRunAt!;
+    await forgetEndedRuns(now);
+    state.nextRunAt = computeNext(Math.max(now, fireAt));
+    state.lastFireAt = fireAt;
+    if (now - fireAt > CATCH_UP_WINDOW_MS) {
+      state.skippedFires += 1;
+      log.warn('Scheduled fire missed past the catch-up window: skipped', { dueAt: iso(fireAt), automationId: state.automationId });
+      await saveState();
+    } else if (fireAt < now && state.armed) {
+      // Catching up while the run started ahead of an earlier fire has not ended: it is the catch-up
+      // run if it has not begun, and this fire overlaps it if it has.
+      state.skippedFires += 1;
+      log.info('Scheduled fire skipped: the run of an earlier fire has not ended', { dueAt: iso(fireAt), automationId: state.automationId });
+      await saveState();
+    } else {
+      const runId = uuid4();
+      // The snapshot as of after the fire (nextRunAt: the one after it), written by the run at its fire.
+      const begin = { context: null, schedule: nextSnapshot(), fireAt: new Date(fireAt).toISOString() };
+      state.armed = { runId, fireAt };
+      state.running.push({ runId, startedAt: fireAt });
+      await startRunWorkflow(runId, 'schedule', 'ALLOW_DUPLICATE', begin);
+    }
+  }
+
+  /**
+   * Ends the wait of a run started ahead of a fire that has not come (pause, new schedule): no
+   * row, no run. The signal is not awaited (its command goes out with this task): a run that
+   * already ended (cancelled from the Web UI) refuses it, which changes nothing.
+   */
+  function disarm(): void {
+    const armed = state.armed;
+    if (!armed || armed.fireAt <= Date.now()) return;
+    forgetRun(armed.runId);
+    // That fire did not happen: the lead of the next one is not bound by it.
+    state.lastFireAt = null;
+    getExternalWorkflowHandle(`run/${armed.runId}`).signal(disarmSignal).catch(() => undefined);
+  }
+
+  /** When to start the run of the fire at `fireAt`: up to the arm lead before it, spread by the automation's id. */
+  function armTime(fireAt: number): number {
+    const lead = Math.min((state.armLeadSeconds ?? DEFAULT_ARM_LEAD_SECONDS) * 1000, (fireAt - (state.lastFireAt ?? -Infinity)) / 2);
+    return fireAt - lead * (0.5 + 0.5 * spreadOf(state.automationId));
   }
 
   async function fireScheduled(): Promise<void> {
     const now = Date.now();
     const dueAt = state.nextRunAt ?? now;
-    state.running = state.running.filter((run) => now - run.startedAt < RUN_EXECUTION_TIMEOUT_MS);
-    const carried = state.running.filter((run) => !ownRuns.has(run.runId)).map((run) => run.runId);
-    if (carried.length > 0 && takes(CARRIED_RUNS_PATCH)) {
-      for (const runId of await endedRuns({ runIds: carried })) forgetRun(runId);
-    }
+    await forgetEndedRuns(now);
     state.nextRunAt = computeNext(now);
     if (now - dueAt > CATCH_UP_WINDOW_MS) {
       state.skippedFires += 1;
@@ -246,6 +318,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
 
   async function pause(): Promise<void> {
     if (state.status !== 'paused') {
+      disarm();
       state.status = 'paused';
       state.nextRunAt = null;
       changed = true;
@@ -254,6 +327,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   }
 
   async function editSchedule(schedule: string, timezone: string): Promise<void> {
+    disarm();
     state.schedule = schedule;
     state.timezone = timezone;
     state.nextRunAt = state.status === 'active' ? computeNext(Date.now()) : null;
@@ -343,15 +417,31 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       await continueAsNew<typeof automationWorkflow>({ ...state, codeVersion: AUTOMATION_CODE });
     }
     changed = false;
+    if (skipToSave) {
+      skipToSave = false;
+      await saveState();
+      continue;
+    }
+    const wake = () => changed || deleted || skipToSave;
     if (state.status === 'active' && state.nextRunAt !== null) {
-      const waitMs = state.nextRunAt - Date.now();
-      const interrupted = waitMs > 0 ? await condition(() => changed || deleted, waitMs) : false;
-      if (!interrupted && !deleted) await fireScheduled();
+      const waitMs = (arms ? armTime(state.nextRunAt) : state.nextRunAt) - Date.now();
+      const interrupted = waitMs > 0 ? await condition(wake, waitMs) : false;
+      if (!interrupted && !deleted) await (arms ? armScheduled() : fireScheduled());
     } else {
-      await condition(() => changed || deleted);
+      await condition(wake);
     }
   }
   await condition(allHandlersFinished);
+}
+
+/** The arm lead of states that carry none (AUTOMATION_ARM_LEAD_SECONDS's default). */
+const DEFAULT_ARM_LEAD_SECONDS = 60;
+
+/** A fraction in [0, 1) drawn from the automation's id (FNV-1a): automations due at one instant arm spread out. */
+function spreadOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) / 2 ** 32;
 }
 
 // The contract names this signature for the API's typed calls: the two cannot drift apart.

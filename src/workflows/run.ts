@@ -9,11 +9,14 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  condition,
   getExternalWorkflowHandle,
   isCancellation,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -21,6 +24,7 @@ import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.
 import type { ToolCallResult } from '../connectors/tool-use.js';
 import type { RunTrigger } from '../automations/entities.js';
 import type { RunStep, ScheduleSnapshot } from '../automations/run-activities.js';
+import { CATCH_UP_WINDOW_MS, disarmSignal } from './automation.contract.js';
 
 export interface RunWorkflowInput {
   runId: string;
@@ -41,18 +45,28 @@ export interface RunWorkflowInput {
   codeVersion?: number;
 }
 
-/** What `codeVersion` the automation workflow gives the runs it starts now. */
-export const RUN_CODE = 1;
+/** What `codeVersion` the automation workflow gives the runs it starts now (2: `begin.fireAt` is known). */
+export const RUN_CODE = 2;
 
 export interface RunBegin {
   context: unknown;
   /** The automation's schedule as of the fire, written back with the row (if still newest). */
   schedule: ScheduleSnapshot;
+  /**
+   * A run started ahead of its fire (ISO): it waits on a timer until then and only then records its
+   * row and begins, so a burst of fires at one instant costs the timer's workflow task per run.
+   * The automation's `disarm` signal (pause, schedule change) ends the wait without a row.
+   */
+  fireAt?: string;
 }
 
 export interface RunWorkflowResult {
-  /** `not_recorded`: the automation was deleted before the run could write its row. */
-  status: 'success' | 'not_recorded';
+  /**
+   * `not_recorded`: the automation was deleted before the run could write its row. For a run
+   * started ahead of its fire: `disarmed` (paused or rescheduled before it), `skipped` (another run
+   * of the automation was running at the fire, or the fire came past the catch-up window).
+   */
+  status: 'success' | 'not_recorded' | 'disarmed' | 'skipped';
   tokensInput: number;
   tokensOutput: number;
   estimatedCost: number;
@@ -131,15 +145,30 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   const current = (input.codeVersion ?? 0) >= 1;
   const lean = current || patched(LEAN_RUN_PATCH);
   const carried = current || patched(CARRIED_PLAN_PATCH);
+  const fireAt = input.begin?.fireAt;
+  // Until its fire a run started ahead of it has no row: a cancel then ends it without one.
+  let begun = fireAt === undefined;
   try {
+    if (fireAt !== undefined) {
+      const waited = await waitForFire(Date.parse(fireAt));
+      if (waited !== 'fired') return { status: waited, ...totals };
+      begun = true;
+    }
     const scan = carried ? { scan: true } : {};
     const plan = input.begin
       ? await beginLocally.beginRun({
         runId, automationId: input.automationId, organizationId: input.organizationId, trigger: input.trigger,
-        context: input.begin.context, schedule: input.begin.schedule, startedAt: workflowInfo().startTime.toISOString(), ...scan,
+        context: input.begin.context, schedule: input.begin.schedule,
+        // Begun now (workflow time: when the fire's task started), not when the timer was set.
+        startedAt: fireAt !== undefined ? new Date(Date.now()).toISOString() : workflowInfo().startTime.toISOString(),
+        ...(fireAt !== undefined ? { firedAt: fireAt } : {}), ...scan,
       })
       : await loadRunPlan({ runId, ...scan });
     if (!plan) return { status: 'not_recorded', ...totals };
+    if ('skipped' in plan) {
+      log.info('Scheduled fire skipped: a run is still running', { fireAt, automationId: input.automationId });
+      return { status: 'skipped', ...totals };
+    }
     // A plan made by a worker from before the patch carries no prompt (its steps read the rows)
     // and was not scanned: the scan is then a step of its own, as in older histories.
     const step: RunStep = carried && plan.prompt ? { runId, prompt: plan.prompt } : { runId };
@@ -152,6 +181,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
     await complete({ runId, status: 'success', output, error: null, ...totals });
     return { status: 'success', ...totals };
   } catch (error) {
+    if (!begun) throw error;
     // A cancel from the API, the Web UI or `temporal workflow cancel` ends the run as `cancelled`.
     const message = isCancellation(error) ? 'cancelled' : runError(error);
     await CancellationScope.nonCancellable(() => complete({ runId, status: 'failure', output, error: message, ...totals }));
@@ -160,6 +190,26 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   } finally {
     if (!lean) await CancellationScope.nonCancellable(() => reportFinished(input));
   }
+}
+
+/**
+ * Waits for the fire a run was started ahead of: `fired`, or `disarmed` when its automation sent
+ * `disarm` first, or `skipped` when the timer fired past the catch-up window (worker or cluster down).
+ */
+async function waitForFire(fireAt: number): Promise<'fired' | 'disarmed' | 'skipped'> {
+  let disarmed = false;
+  setHandler(disarmSignal, () => {
+    disarmed = true;
+  });
+  const waitMs = fireAt - Date.now();
+  if (waitMs > 0) await condition(() => disarmed, waitMs);
+  // The signal stays handled (ignored) once begun: a late `disarm` does not fail the run.
+  if (disarmed) return 'disarmed';
+  if (Date.now() - fireAt > CATCH_UP_WINDOW_MS) {
+    log.warn('Scheduled fire missed past the catch-up window: skipped', { fireAt: new Date(fireAt).toISOString() });
+    return 'skipped';
+  }
+  return 'fired';
 }
 
 /** The model answers with the MCP tools of the automation; each tool call is its own activity. Usage goes to `totals` step by step. */

@@ -153,7 +153,7 @@ describe('cancel and retry of a run', () => {
       const history = await handle.fetchHistory();
       // The run's input (codeVersion) chose the `lean-run` path: no patch marker.
       expect(patchIds(history)).toEqual([]);
-      writeHistoryFixture('run-manual-cancelled.code-1.history.bin', history);
+      writeHistoryFixture('run-manual-cancelled.code-2.history.bin', history);
     }
   }, 60_000);
 
@@ -339,10 +339,10 @@ describe.runIf(RECORDING)('histories recorded for the replay test', () => {
       expect(patchIds(recorded)).toEqual([]);
       return recorded;
     };
-    writeHistoryFixture('run-scheduled-cancelled.code-1.history.bin', await runHistory(carriedRunId, 'CANCELLED'));
-    // The completed scheduled run's path is recorded by automations.test.ts (run-scheduled.code-1).
+    writeHistoryFixture('run-scheduled-cancelled.code-2.history.bin', await runHistory(carriedRunId, 'CANCELLED'));
+    // The completed scheduled run's path is recorded by automations.test.ts (run-scheduled.code-2).
     await runHistory(nextRunId, 'COMPLETED');
-    writeHistoryFixture('automation-operated.code-1.history.bin', history);
+    writeHistoryFixture('automation-operated.code-2.history.bin', history);
     await fastApi('DELETE', `/automations/${automationId}`);
   }, 120_000);
 });

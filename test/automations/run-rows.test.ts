@@ -52,11 +52,18 @@ async function automationRow(id: string) {
 }
 const ms = (value: Date | string | null) => (value === null ? null : new Date(value).getTime());
 
+/** The first step's plan, for starts that cannot be skipped (no `firedAt`). */
+async function begin(input: Parameters<typeof activities.beginRun>[0]) {
+  const plan = await activities.beginRun(input);
+  if (plan && 'skipped' in plan) throw new Error('a start without firedAt was skipped');
+  return plan;
+}
+
 describe('run rows', () => {
   it('records a run once however often its start is retried, with the first attempt\'s start and the newest schedule', async () => {
     const automationId = await createAutomation();
     const first = start(automationId, { startedAt: '2030-05-01T10:00:00.123Z', schedule: { ...start(automationId).schedule, timezone: 'Europe/Paris' } });
-    const plan = await activities.beginRun({ ...first, scan: true });
+    const plan = await begin({ ...first, scan: true });
     expect(plan).toMatchObject({ automationName: 'Rows', toolCount: 0, channelCount: 0, skill: null, scanned: true });
     expect(plan?.prompt).toMatchObject({ organizationId: org.id, automationId, model: expect.any(String), systemPrompt: 'Say hi.', trigger: 'schedule', startedAt: first.startedAt, context: null });
 
@@ -83,6 +90,42 @@ describe('run rows', () => {
     expect(ms(row.next_run_at)).toBe(Date.parse('2031-01-01T09:00:00.000Z'));
     const [run] = await sql<{ trigger: string; context: unknown; status: string }>('select "trigger", "context", "status" from "automation_runs" where "id" = ?', [older.runId]);
     expect(run).toEqual({ trigger: 'manual', context: { ticket: 42 }, status: 'running' });
+  });
+
+  it('skips the fire of a run started ahead of it while another run is running, and moves nextRunAt on from that fire past a newer state', async () => {
+    const automationId = await createAutomation();
+    const manual = start(automationId, { trigger: 'manual', startedAt: new Date(Date.now() - 60_000).toISOString() });
+    await activities.recordRunStarted(manual);
+    // Since the fire's snapshot (version 10) was drawn, the automation wrote version 12 showing that fire as next.
+    const fire = '2031-01-01T09:00:00.000Z';
+    await sql('update "automations" set "next_run_at" = ?, "state_version" = 12, "skipped_fires" = 3 where "id" = ?', [fire, automationId]);
+    const armed = start(automationId, { firedAt: fire, startedAt: new Date().toISOString() });
+    armed.schedule = { ...armed.schedule, nextRunAt: '2031-01-02T09:00:00.000Z' };
+
+    expect(await activities.beginRun({ ...armed, scan: true })).toEqual({ skipped: 'running' });
+    expect(await sql('select 1 from "automation_runs" where "id" = ?', [armed.runId])).toHaveLength(0);
+    let row = await automationRow(automationId);
+    expect(ms(row.next_run_at)).toBe(Date.parse('2031-01-02T09:00:00.000Z'));
+    // Only nextRunAt moves: the newer state's other fields and lastRunAt stay.
+    expect(row).toMatchObject({ state_version: 12, skipped_fires: 3 });
+    expect(ms(row.last_run_at)).toBe(Date.parse(manual.startedAt!));
+
+    // The manual run ends: the next fire's run is recorded (and moves nextRunAt on again).
+    await activities.completeRun({ runId: manual.runId, status: 'success', output: 'Hi.', error: null, tokensInput: 0, tokensOutput: 0, estimatedCost: 0 });
+    const next = start(automationId, { firedAt: '2031-01-02T09:00:00.000Z', startedAt: new Date().toISOString() });
+    next.schedule = { ...next.schedule, nextRunAt: '2031-01-03T09:00:00.000Z' };
+    expect(await activities.beginRun(next)).toMatchObject({ automationName: 'Rows' });
+    row = await automationRow(automationId);
+    expect(ms(row.next_run_at)).toBe(Date.parse('2031-01-03T09:00:00.000Z'));
+    expect(ms(row.last_run_at)).toBe(Date.parse(next.startedAt!));
+
+    // Paused since its snapshot (no next fire shown): a late fire's run moves nothing back.
+    await sql('update "automations" set "next_run_at" = null, "status" = \'paused\', "state_version" = 13 where "id" = ?', [automationId]);
+    await activities.completeRun({ runId: next.runId, status: 'success', output: 'Hi.', error: null, tokensInput: 0, tokensOutput: 0, estimatedCost: 0 });
+    const late = start(automationId, { firedAt: '2031-01-03T09:00:00.000Z', startedAt: new Date().toISOString() });
+    await activities.beginRun(late);
+    row = await automationRow(automationId);
+    expect(row).toMatchObject({ status: 'paused', next_run_at: null, state_version: 13 });
   });
 
   it('records nothing for another organization\'s automation or a deleted one', async () => {
@@ -115,7 +158,7 @@ describe('run rows', () => {
     const owner = await createTestUser(stack.runtime.orm, org.id, 'member');
     const automationId = await createAutomation(owner.key);
     const run = start(automationId);
-    const plan = await activities.beginRun(run);
+    const plan = await begin(run);
     await sql('update "users" set "status" = \'disabled\' where "id" = ?', [owner.id]);
     const failure = await activities.generateRunOutput({ runId: run.runId, prompt: plan!.prompt! }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApplicationFailure);
@@ -130,7 +173,7 @@ describe('run rows', () => {
     // The plan step scans when the workflow asks it to (the `carried-plan` path)...
     await expect(activities.beginRun({ ...run, scan: true })).rejects.toMatchObject({ type: 'dlp_blocked', nonRetryable: true });
     // ...and the scan step, given the carried prompt, agrees (a plan made without the scan).
-    const plan = await activities.beginRun(run);
+    const plan = await begin(run);
     expect(plan?.scanned).toBeUndefined();
     const failure = await activities.scanRunInput({ runId: run.runId, prompt: plan!.prompt! }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ type: 'dlp_blocked', nonRetryable: true });

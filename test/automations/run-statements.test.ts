@@ -110,7 +110,7 @@ describe('SQL statements per run', () => {
       const history = await stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`).fetchHistory();
       // The run's input (codeVersion) chose the `lean-run` and `carried-plan` paths: no patch marker.
       expect(patchIds(history)).toEqual([]);
-      writeHistoryFixture('run-manual.code-1.history.bin', history);
+      writeHistoryFixture('run-manual.code-2.history.bin', history);
     }
   }, 60_000);
 });

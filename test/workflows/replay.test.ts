@@ -37,6 +37,13 @@
 //   (operator-controls.test.ts, the scenario of `automation-operated.patched`): entity workflows
 //   whose state carries `codeVersion: 1` (set by the API at start and by each continue-as-new),
 //   which take the `fire-starts-run` and `carried-runs` paths without patch calls.
+// The `*.code-2` histories are the same scenarios (by the same tests) after scheduled runs began to
+// be started ahead of their fire (AUTOMATION_CODE 2, RUN_CODE 2: the run waits on a timer, then
+// records itself), with three more recorded by test/automations/armed-fires.test.ts:
+// `run-armed.code-2` (a run that waited for its fire), `run-disarmed.code-2` and
+// `automation-armed.code-2` (a pause before the fire disarms it; activate arms the next; delete
+// cancels it), `run-skipped.code-2` and `automation-skipped.code-2` (a fire skipped by the run
+// while a manual run was running, counted by the entity).
 // Each history must hold the `core_patch` markers listed below, so a fixture that missed its
 // path fails here. The fixtures are binary temporal.api.history.v1.History messages recorded
 // from a worker running the respective bundle (test/helpers/histories.ts). Those recorded since
@@ -55,6 +62,11 @@ const files = fs.readdirSync(HISTORIES_DIR).filter((name) => name.endsWith('.his
 const PATCHES: Record<string, string[]> = {
   // The entity's paths chosen by its state (codeVersion 1), without patch calls.
   'automation-operated.code-1.history.bin': [],
+  // Code 2: scheduled runs started ahead of their fire (armed), disarmed, skipped at their fire.
+  'automation-armed.code-2.history.bin': [],
+  'automation-operated.code-2.history.bin': [],
+  'automation-scheduled.code-2.history.bin': [],
+  'automation-skipped.code-2.history.bin': [],
   'automation-operated.patched.history.bin': ['carried-runs', 'fire-starts-run'],
   'automation-run-now.history.bin': [],
   'automation-run-now.patched.history.bin': ['idempotent-run-now'],
@@ -63,6 +75,14 @@ const PATCHES: Record<string, string[]> = {
   'automation-scheduled.patched.history.bin': ['fire-starts-run'],
   // Runs whose input (codeVersion 1) chose their paths, without patch calls.
   'run-manual-cancelled.code-1.history.bin': [],
+  // Runs of code 2: those started ahead of their fire wait on a timer (armed, disarmed, skipped).
+  'run-armed.code-2.history.bin': [],
+  'run-disarmed.code-2.history.bin': [],
+  'run-manual-cancelled.code-2.history.bin': [],
+  'run-manual.code-2.history.bin': [],
+  'run-scheduled-cancelled.code-2.history.bin': [],
+  'run-scheduled.code-2.history.bin': [],
+  'run-skipped.code-2.history.bin': [],
   'run-manual-cancelled.lean.patched.history.bin': ['lean-run'],
   'run-manual.code-1.history.bin': [],
   'run-manual.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
@@ -91,7 +111,7 @@ describe('replay of recorded histories', () => {
     expect(patchIds(readHistoryFixture(file))).toEqual(PATCHES[file]);
   });
 
-  it.each(['automation-operated.patched.history.bin', 'automation-operated.code-1.history.bin'])('%s holds the carried run\'s check and the operator signals', (file) => {
+  it.each(['automation-operated.patched.history.bin', 'automation-operated.code-1.history.bin', 'automation-operated.code-2.history.bin'])('%s holds the carried run\'s check and the operator signals', (file) => {
     const events = readHistoryFixture(file).events;
     expect(events[0]!.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
     const localActivities = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity'
