@@ -20,6 +20,7 @@ import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
+import type { UpstreamChunks } from './upstream-stream.js';
 import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
@@ -169,7 +170,7 @@ export class ChatService {
   /** Forwards chunks as they come (the reservation kept alive meanwhile), then settles budget and records the outcome. */
   private async *relay(
     head: NormalizedChunk[],
-    rest: AsyncIterator<NormalizedChunk>,
+    rest: UpstreamChunks,
     state: {
       context: ChatContext;
       request: ChatCompletionRequest;
@@ -222,7 +223,7 @@ export class ChatService {
     } finally {
       // Also runs when the consumer stops early (client gone): end the upstream call, record it.
       stopRenewal();
-      await rest.return?.(undefined);
+      await rest.return();
       if (!settled) await finish('aborted');
     }
   }
@@ -346,7 +347,8 @@ export class ChatService {
 }
 
 /** Pulls until the first chunk that carries content (not just the role or an empty string), so failover stays possible until then. */
-async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ head: NormalizedChunk[]; rest: AsyncGenerator<NormalizedChunk> }> {
+async function openStream(opening: Promise<UpstreamChunks>): Promise<{ head: NormalizedChunk[]; rest: UpstreamChunks }> {
+  const stream = await opening;
   const head: NormalizedChunk[] = [];
   try {
     for (;;) {
@@ -359,7 +361,7 @@ async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ he
       }
     }
   } catch (error) {
-    await stream.return(undefined);
+    await stream.return();
     throw error;
   }
 }
