@@ -20,6 +20,7 @@ import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
+import { RelayedChunks } from './stream-relay.js';
 import type { UpstreamChunks } from './upstream-stream.js';
 import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
 
@@ -168,7 +169,7 @@ export class ChatService {
   }
 
   /** Forwards chunks as they come (the reservation kept alive meanwhile), then settles budget and records the outcome. */
-  private async *relay(
+  private relay(
     head: NormalizedChunk[],
     rest: UpstreamChunks,
     state: {
@@ -179,53 +180,40 @@ export class ChatService {
       prompt: PromptInput;
       caching: Caching | undefined;
     },
-  ): AsyncGenerator<NormalizedChunk> {
+  ): AsyncIterableIterator<NormalizedChunk> {
     const { context, request, trail, answered, caching } = state;
     const output = new OutputTally();
     const capture = caching ? new StreamCapture() : undefined;
-    let settled = false;
     // A stream may outlast the reservation TTL (the upstream timeout only bounds idle gaps).
     const stopRenewal = this.deps.budget.keepAlive(answered.reservation);
-    const finish = async (outcome: GatewayOutcome): Promise<TokenCounts> => {
-      settled = true;
-      stopRenewal();
-      const usage = await output.usage(state.prompt);
-      const cost = costOf(answered.target.model, usage);
-      this.settle(answered.reservation, cost);
-      const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
-      const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
-      this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
-      // Only a whole answer is worth replaying.
-      if (capture && caching && outcome === 'success') {
-        this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
-      }
-      return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
-    };
-    try {
-      for (const chunk of head) {
+    return new RelayedChunks(head, rest, {
+      take: (chunk) => {
         capture?.take(chunk);
-        if (output.take(chunk)) yield chunk;
-      }
-      for (let next = await rest.next(); !next.done; next = await rest.next()) {
-        capture?.take(next.value);
-        if (output.take(next.value)) yield next.value;
-      }
-      const usage = await finish('success');
-      yield { delta: {}, finishReason: null, usage };
-    } catch (error) {
-      if (error instanceof UpstreamAborted) {
-        await finish('aborted');
-        throw abortedError();
-      }
-      if (error instanceof UpstreamFailure) metrics.upstreamErrors.inc({ provider: answered.target.provider.id, kind: 'interrupted' });
-      await finish('failure');
-      throw error instanceof UpstreamFailure ? providerError(error) : error;
-    } finally {
-      // Also runs when the consumer stops early (client gone): end the upstream call, record it.
-      stopRenewal();
-      await rest.return();
-      if (!settled) await finish('aborted');
-    }
+        return output.take(chunk);
+      },
+      finish: async (outcome) => {
+        const usage = await output.usage(state.prompt);
+        const cost = costOf(answered.target.model, usage);
+        this.settle(answered.reservation, cost);
+        const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
+        const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
+        this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
+        // Only a whole answer is worth replaying.
+        if (capture && caching && outcome === 'success') {
+          this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
+        }
+        return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+      },
+      failure: (error) => {
+        if (error instanceof UpstreamAborted) return { outcome: 'aborted', thrown: abortedError() };
+        if (error instanceof UpstreamFailure) {
+          metrics.upstreamErrors.inc({ provider: answered.target.provider.id, kind: 'interrupted' });
+          return { outcome: 'failure', thrown: providerError(error) };
+        }
+        return { outcome: 'failure', thrown: error };
+      },
+      stopRenewal,
+    });
   }
 
   /**
