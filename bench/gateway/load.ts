@@ -21,7 +21,8 @@ export interface LoadResult {
   ttfbMs: number;
 }
 
-export async function runLoad(target: Target, options: { connections: number; durationMs: number; stream: boolean }): Promise<LoadResult> {
+/** Sends requests until `durationMs` passes or, when given, `requests` have been sent. */
+export async function runLoad(target: Target, options: { connections: number; durationMs: number; stream: boolean; requests?: number }): Promise<LoadResult> {
   const pool = new Pool(target.url, { connections: options.connections, pipelining: 1, keepAliveTimeout: 30_000 });
   const body = target.body(options.stream);
   const headers = { 'content-type': 'application/json', ...target.headers };
@@ -30,8 +31,9 @@ export async function runLoad(target: Target, options: { connections: number; du
   let errors = 0;
   const started = performance.now();
   const deadline = started + options.durationMs;
+  let unsent = options.requests ?? Infinity;
   const worker = async () => {
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && unsent-- > 0) {
       const t0 = performance.now();
       try {
         const response = await pool.request({ method: 'POST', path: target.path, headers, body });

@@ -7,7 +7,8 @@
 // The gateway is the production build (`tsc -p tsconfig.build.json`, then `node dist/api/main.js`,
 // built here first) on PostgreSQL (a scratch database beside DATABASE_URL) or PGlite, Redis when
 // REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS). GATEWAY_CPU_PROFILE_DIR=<dir>
-// writes V8 CPU profiles of the gateway's processes there.
+// writes V8 CPU profiles of the gateway's processes there. GATEWAY_ENTRY runs another build of the
+// gateway (default dist/api/main.js), SKIP_BUILD=1 leaves dist as it is: two builds compared in turn.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -70,7 +71,7 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
   const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
   // GATEWAY_CPU_PROFILE_DIR=<dir>: V8 CPU profiles of the gateway's processes, written at exit.
   const profile = process.env.GATEWAY_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.GATEWAY_CPU_PROFILE_DIR)}`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(root, 'dist/api/main.js')], {
+  const child = spawn(process.execPath, [...profile, path.resolve(root, process.env.GATEWAY_ENTRY ?? 'dist/api/main.js')], {
     env: gatewayEnv({
       port,
       gatewayConfig: writeGatewayConfig(settings),
@@ -144,7 +145,7 @@ const chatBody = (model: string) => (stream: boolean) => JSON.stringify({ model,
 async function main(): Promise<void> {
   // Built first: the synchronous build blocks this process, and a child's READY line arriving
   // meanwhile would be read only after its start-up timer had fired (a loaded machine takes minutes).
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (process.env.SKIP_BUILD !== '1') execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   const [upstream, slowUpstream] = await Promise.all([tsx('upstream'), tsx('upstream-slow')]);
   const upstreamUrl = upstream.match[1]!;
   const [bare, gateway] = await Promise.all([tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }), startGateway(upstreamUrl, slowUpstream.match[1]!)]);

@@ -86,12 +86,7 @@ export interface ParsedChatBody {
 /** Parses the body or throws 400 bad_request naming the first bad field (e.g. `messages[0].role`). */
 export function parseChatCompletionBody(body: unknown): ParsedChatBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object', 'body');
-  const parsed = chatCompletionRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = innermost(parsed.error.issues[0]!);
-    throw badRequest(issue.message, formatParam(issue.path));
-  }
-  const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, ...request } = parsed.data;
+  const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, ...request } = parseCommonChatBody(body as Record<string, unknown>) ?? parseWithSchema(body);
   // One output bound from here on: bounded by the model's limit, reserved against the budget and
   // sent upstream in the field each provider expects (see router.effectiveMaxTokens).
   const maxTokens = maxCompletionTokens ?? request.max_tokens;
@@ -103,6 +98,71 @@ export function parseChatCompletionBody(body: unknown): ParsedChatBody {
     },
     includeUsage: streamOptions?.include_usage === true,
   };
+}
+
+type ChatBody = z.infer<typeof chatCompletionRequestSchema>;
+
+function parseWithSchema(body: unknown): ChatBody {
+  const parsed = chatCompletionRequestSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = innermost(parsed.error.issues[0]!);
+  throw badRequest(issue.message, formatParam(issue.path));
+}
+
+const COMMON_ROLES = new Set(['system', 'user', 'assistant']);
+
+/**
+ * The common body (text messages from system, user or assistant; the usual sampling fields; no
+ * tools) checked by hand, with the schema's output: zod's walk over it was ~1.4% of the gateway's
+ * CPU per request. Undefined when anything is outside that shape or invalid: the schema then
+ * decides, and words the error. Exported for the test that holds it to the schema's answers.
+ */
+export function parseCommonChatBody(body: Record<string, unknown>): ChatBody | undefined {
+  const { model, messages, stream, max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens, temperature, top_p: topP } = body;
+  if (typeof model !== 'string' || model.length === 0) return undefined;
+  if (!Array.isArray(messages) || messages.length === 0) return undefined;
+  if (body.tools !== undefined || body.tool_choice !== undefined) return undefined;
+  if (stream !== undefined && typeof stream !== 'boolean') return undefined;
+  if (maxTokens !== undefined && !isPositiveInteger(maxTokens)) return undefined;
+  if (maxCompletionTokens !== undefined && maxCompletionTokens !== null && !isPositiveInteger(maxCompletionTokens)) return undefined;
+  if (temperature !== undefined && !isNumberWithin(temperature, 0, 2)) return undefined;
+  if (topP !== undefined && !isNumberWithin(topP, 0, 1)) return undefined;
+  const streamOptions = body.stream_options;
+  let parsedStreamOptions: { include_usage?: boolean } | null | undefined;
+  if (streamOptions !== undefined && streamOptions !== null) {
+    if (typeof streamOptions !== 'object' || Array.isArray(streamOptions)) return undefined;
+    const includeUsage = (streamOptions as Record<string, unknown>).include_usage;
+    if (includeUsage !== undefined && typeof includeUsage !== 'boolean') return undefined;
+    parsedStreamOptions = includeUsage === undefined ? {} : { include_usage: includeUsage };
+  } else {
+    parsedStreamOptions = streamOptions;
+  }
+  const parsedMessages: ChatBody['messages'] = [];
+  for (const message of messages) {
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
+    const { role, content, name } = message as Record<string, unknown>;
+    if (typeof role !== 'string' || !COMMON_ROLES.has(role) || typeof content !== 'string') return undefined;
+    if ((message as Record<string, unknown>).tool_calls !== undefined || (message as Record<string, unknown>).tool_call_id !== undefined) return undefined;
+    if (name !== undefined && typeof name !== 'string') return undefined;
+    parsedMessages.push(name === undefined ? { role: role as 'system', content } : { role: role as 'system', content, name });
+  }
+  // The schema's output: its keys in its order, only those the body has, nothing else.
+  const parsed: ChatBody = { model, messages: parsedMessages };
+  if (stream !== undefined) parsed.stream = stream;
+  if (maxTokens !== undefined) parsed.max_tokens = maxTokens as number;
+  if (maxCompletionTokens !== undefined) parsed.max_completion_tokens = maxCompletionTokens as number | null;
+  if (temperature !== undefined) parsed.temperature = temperature as number;
+  if (topP !== undefined) parsed.top_p = topP as number;
+  if (parsedStreamOptions !== undefined) parsed.stream_options = parsedStreamOptions;
+  return parsed;
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+function isNumberWithin(value: unknown, min: number, max: number): boolean {
+  return typeof value === 'number' && value >= min && value <= max;
 }
 
 /** For a union (string or parts array), the issue of the branch that got furthest into the value, with its full path. */

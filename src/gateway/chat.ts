@@ -20,6 +20,8 @@ import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
+import { RelayedChunks } from './stream-relay.js';
+import type { UpstreamChunks } from './upstream-stream.js';
 import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
@@ -167,9 +169,9 @@ export class ChatService {
   }
 
   /** Forwards chunks as they come (the reservation kept alive meanwhile), then settles budget and records the outcome. */
-  private async *relay(
+  private relay(
     head: NormalizedChunk[],
-    rest: AsyncIterator<NormalizedChunk>,
+    rest: UpstreamChunks,
     state: {
       context: ChatContext;
       request: ChatCompletionRequest;
@@ -178,53 +180,40 @@ export class ChatService {
       prompt: PromptInput;
       caching: Caching | undefined;
     },
-  ): AsyncGenerator<NormalizedChunk> {
+  ): AsyncIterableIterator<NormalizedChunk> {
     const { context, request, trail, answered, caching } = state;
     const output = new OutputTally();
     const capture = caching ? new StreamCapture() : undefined;
-    let settled = false;
     // A stream may outlast the reservation TTL (the upstream timeout only bounds idle gaps).
     const stopRenewal = this.deps.budget.keepAlive(answered.reservation);
-    const finish = async (outcome: GatewayOutcome): Promise<TokenCounts> => {
-      settled = true;
-      stopRenewal();
-      const usage = await output.usage(state.prompt);
-      const cost = costOf(answered.target.model, usage);
-      this.settle(answered.reservation, cost);
-      const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
-      const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
-      this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
-      // Only a whole answer is worth replaying.
-      if (capture && caching && outcome === 'success') {
-        this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
-      }
-      return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
-    };
-    try {
-      for (const chunk of head) {
+    return new RelayedChunks(head, rest, {
+      take: (chunk) => {
         capture?.take(chunk);
-        if (output.take(chunk)) yield chunk;
-      }
-      for (let next = await rest.next(); !next.done; next = await rest.next()) {
-        capture?.take(next.value);
-        if (output.take(next.value)) yield next.value;
-      }
-      const usage = await finish('success');
-      yield { delta: {}, finishReason: null, usage };
-    } catch (error) {
-      if (error instanceof UpstreamAborted) {
-        await finish('aborted');
-        throw abortedError();
-      }
-      if (error instanceof UpstreamFailure) metrics.upstreamErrors.inc({ provider: answered.target.provider.id, kind: 'interrupted' });
-      await finish('failure');
-      throw error instanceof UpstreamFailure ? providerError(error) : error;
-    } finally {
-      // Also runs when the consumer stops early (client gone): end the upstream call, record it.
-      stopRenewal();
-      await rest.return?.(undefined);
-      if (!settled) await finish('aborted');
-    }
+        return output.take(chunk);
+      },
+      finish: async (outcome) => {
+        const usage = await output.usage(state.prompt);
+        const cost = costOf(answered.target.model, usage);
+        this.settle(answered.reservation, cost);
+        const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
+        const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
+        this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
+        // Only a whole answer is worth replaying.
+        if (capture && caching && outcome === 'success') {
+          this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
+        }
+        return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+      },
+      failure: (error) => {
+        if (error instanceof UpstreamAborted) return { outcome: 'aborted', thrown: abortedError() };
+        if (error instanceof UpstreamFailure) {
+          metrics.upstreamErrors.inc({ provider: answered.target.provider.id, kind: 'interrupted' });
+          return { outcome: 'failure', thrown: providerError(error) };
+        }
+        return { outcome: 'failure', thrown: error };
+      },
+      stopRenewal,
+    });
   }
 
   /**
@@ -346,7 +335,8 @@ export class ChatService {
 }
 
 /** Pulls until the first chunk that carries content (not just the role or an empty string), so failover stays possible until then. */
-async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ head: NormalizedChunk[]; rest: AsyncGenerator<NormalizedChunk> }> {
+async function openStream(opening: Promise<UpstreamChunks>): Promise<{ head: NormalizedChunk[]; rest: UpstreamChunks }> {
+  const stream = await opening;
   const head: NormalizedChunk[] = [];
   try {
     for (;;) {
@@ -359,7 +349,7 @@ async function openStream(stream: AsyncGenerator<NormalizedChunk>): Promise<{ he
       }
     }
   } catch (error) {
-    await stream.return(undefined);
+    await stream.return();
     throw error;
   }
 }

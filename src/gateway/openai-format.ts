@@ -29,21 +29,19 @@ export function toCompletionBody(result: ChatCompletionResult, created: number) 
 }
 
 /**
- * Serializes a stream's chunks as SSE `data:` lines: the role on the first chunk only, the usage
- * chunk (empty choices) only when the client asked for it.
+ * Serializes a stream's chunks, one at a time, as SSE `data:` lines: the role on the first chunk
+ * only, the usage chunk (empty choices) only when the client asked for it (undefined otherwise).
+ * A plain function, not a generator over the chunks: a chunk costs no promise of its own.
  */
-export async function* toSseEvents(stream: ChatCompletionStream, includeUsage: boolean): AsyncGenerator<string> {
+export function sseEventWriter(stream: ChatCompletionStream, includeUsage: boolean): (chunk: NormalizedChunk) => string | undefined {
   const head = `{"id":"${stream.id}","object":"chat.completion.chunk","created":${stream.created},"model":${JSON.stringify(stream.model)},`;
   let roleSent = false;
-  for await (const chunk of stream.chunks) {
-    if (chunk.usage) {
-      if (includeUsage) yield `data: ${head}"choices":[],"usage":${JSON.stringify(usageOf(chunk))}}\n\n`;
-      continue;
-    }
+  return (chunk) => {
+    if (chunk.usage) return includeUsage ? `data: ${head}"choices":[],"usage":${JSON.stringify(usageOf(chunk))}}\n\n` : undefined;
     const delta = roleSent ? withoutRole(chunk) : { role: 'assistant', ...chunk.delta };
     roleSent = true;
-    yield `data: ${head}"choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${JSON.stringify(chunk.finishReason)}}]}\n\n`;
-  }
+    return `data: ${head}"choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${JSON.stringify(chunk.finishReason)}}]}\n\n`;
+  };
 }
 
 export const SSE_DONE = 'data: [DONE]\n\n';

@@ -1,6 +1,6 @@
 // Calls upstream providers: undici keep-alive pools per origin for HTTP providers, the local
 // responder for `dev`. Answers read whole (completions, embeddings) go through fetchWhole
-// (whole-response.ts), streams through undici's request(). Every failure leaves as an
+// (whole-response.ts), streams through fetchStream (upstream-stream.ts). Every failure leaves as an
 // UpstreamFailure that says whether the next target may be tried; the transforms themselves live
 // in providers/<name>/.
 import { Pool } from 'undici';
@@ -9,11 +9,12 @@ import { anthropicProvider } from './providers/anthropic/index.js';
 import { devComplete, devStreamChunks } from './providers/dev/index.js';
 import { buildOpenAiEmbeddingRequest, devEmbedding, parseOpenAiEmbeddingResponse, type NormalizedEmbeddings } from './providers/embeddings.js';
 import { openAiProvider } from './providers/openai/index.js';
-import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, UpstreamHttpRequest } from './providers/types.js';
+import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, StreamTranslator, UpstreamHttpRequest } from './providers/types.js';
 import { UpstreamStreamError } from './providers/types.js';
 import { SseParser } from './sse.js';
 import type { CallSignal, ChatCompletionRequest } from './types.js';
-import { fetchWhole } from './whole-response.js';
+import { fetchStream, type ChunkDecoder, type UpstreamChunks } from './upstream-stream.js';
+import { fetchWhole, type WholeResponse } from './whole-response.js';
 
 const HTTP_ADAPTERS: Record<Exclude<ProviderType, 'dev'>, HttpProviderAdapter> = {
   openai: openAiProvider,
@@ -89,36 +90,29 @@ export class UpstreamTransport {
   }
 
   /**
-   * Streams normalized chunks. Nothing is requested until the first next(): connect errors,
-   * timeouts and error statuses surface there, before the client has seen a byte.
+   * The answer's normalized chunks, once the upstream answered 2xx: connect errors, timeouts and
+   * error statuses reject here, before the client has seen a byte. Failures after that (an abort,
+   * a stream cut short or reporting an error) reject the chunks' next().
    */
-  async *stream(input: CallInput): AsyncGenerator<NormalizedChunk> {
-    if (input.provider.type === 'dev') {
-      yield* await devStreamChunks(input.request, input.maxTokens);
-      return;
-    }
+  async stream(input: CallInput): Promise<UpstreamChunks> {
+    if (input.provider.type === 'dev') return chunksOf(await devStreamChunks(input.request, input.maxTokens));
     const adapter = HTTP_ADAPTERS[input.provider.type];
-    const body = await this.post(adapter, input.provider, this.upstreamRequest(adapter, input, true), input.signal);
-    const translator = adapter.createStreamTranslator();
-    const parser = new SseParser();
-    let finished = false;
-    try {
-      for await (const bytes of body) {
-        for (const event of parser.push(bytes as Buffer)) {
-          for (const chunk of translator.translate(event)) {
-            if (chunk.finishReason !== null) finished = true;
-            yield chunk;
-          }
-        }
-      }
-      // A body that ends without a finish reason is cut short (or was never a stream at all).
-      if (!finished) throw new UpstreamStreamError('upstream stream ended before the answer was complete');
-    } catch (error) {
-      throw this.failure(error, input.signal);
-    } finally {
-      // Ends the upstream request when the consumer stops early (client disconnect).
-      if (!body.destroyed) body.destroy();
-    }
+    const { provider, signal } = input;
+    const upstream = this.upstreamRequest(adapter, input, true);
+    const origin = this.origin(provider);
+    const opened = await fetchStream(origin.pool, {
+      path: `${origin.path}${upstream.path}`,
+      headers: upstream.headers,
+      body: upstream.body,
+      signal,
+      headersTimeout: provider.timeoutMs,
+      bodyTimeout: provider.timeoutMs,
+      errorBodyLimit: ERROR_BODY_LIMIT,
+      decode: sseDecoder(adapter.createStreamTranslator()),
+      failure: (error) => this.failure(error, signal),
+    });
+    if (opened.chunks) return opened.chunks;
+    throw statusFailure(adapter, opened.error);
   }
 
   async close(): Promise<void> {
@@ -157,31 +151,7 @@ export class UpstreamTransport {
       throw this.failure(error, signal);
     }
     if (response.statusCode >= 200 && response.statusCode < 300) return response.text;
-    const info = adapter.mapProviderError(response.statusCode, response.text);
-    throw new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
-  }
-
-  /** The response body as a stream; an error status becomes an UpstreamFailure. */
-  private async post(adapter: HttpProviderAdapter, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: CallSignal | undefined) {
-    const origin = this.origin(provider);
-    let response;
-    try {
-      response = await origin.pool.request({
-        method: 'POST',
-        path: `${origin.path}${upstream.path}`,
-        headers: upstream.headers,
-        body: upstream.body,
-        signal: abortSignalOf(signal),
-        headersTimeout: provider.timeoutMs,
-        bodyTimeout: provider.timeoutMs,
-      });
-    } catch (error) {
-      throw this.failure(error, signal);
-    }
-    if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-    const text = await readLimited(response.body, ERROR_BODY_LIMIT).catch(() => '');
-    const info = adapter.mapProviderError(response.statusCode, text);
-    throw new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
+    throw statusFailure(adapter, response);
   }
 
   private failure(error: unknown, signal: CallSignal | undefined): Error {
@@ -216,25 +186,33 @@ export class UpstreamTransport {
   }
 }
 
-/** undici's request() takes an AbortSignal: a stream (long-lived, so the cost does not matter) gets one that follows the caller's signal. */
-function abortSignalOf(signal: CallSignal | undefined): AbortSignal | undefined {
-  if (!signal || signal instanceof AbortSignal) return signal;
-  const controller = new AbortController();
-  if (signal.aborted) controller.abort();
-  else signal.addEventListener('abort', () => controller.abort(), { once: true });
-  return controller.signal;
+/** An error status, classified by the provider from (the start of) its body. */
+function statusFailure(adapter: HttpProviderAdapter, response: WholeResponse): UpstreamFailure {
+  const info = adapter.mapProviderError(response.statusCode, response.text);
+  return new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
 }
 
-async function readLimited(body: AsyncIterable<unknown> & { destroy(): void }, limit: number): Promise<string> {
-  let text = '';
-  for await (const bytes of body) {
-    text += String(bytes);
-    if (text.length >= limit) {
-      body.destroy();
-      break;
+/** Server-sent events in, the provider's translation of each out. */
+function sseDecoder(translator: StreamTranslator): ChunkDecoder {
+  const parser = new SseParser();
+  return (bytes, push) => {
+    for (const event of parser.push(bytes)) {
+      for (const chunk of translator.translate(event)) push(chunk);
     }
-  }
-  return text.slice(0, limit);
+  };
+}
+
+/** Chunks already in hand (the `dev` provider) behind the same iterator as an upstream's. */
+function chunksOf(chunks: NormalizedChunk[]): UpstreamChunks {
+  let index = 0;
+  const done: IteratorResult<NormalizedChunk> = { done: true, value: undefined };
+  return {
+    next: () => Promise.resolve(index < chunks.length ? { done: false, value: chunks[index++]! } : done),
+    return: () => {
+      index = chunks.length;
+      return Promise.resolve(done);
+    },
+  };
 }
 
 /** Retry-After in seconds or as an HTTP date, or OpenAI's retry-after-ms; undefined when absent or bad. */

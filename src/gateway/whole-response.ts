@@ -37,7 +37,8 @@ export function fetchWhole(dispatcher: Dispatcher, request: WholeRequest): Promi
   });
 }
 
-class RequestAbortedError extends Error {
+/** What undici's request() rejects with on an abort (its code and name). */
+export class RequestAbortedError extends Error {
   readonly code = 'UND_ERR_ABORTED';
   constructor() {
     super('Request aborted');
@@ -46,7 +47,7 @@ class RequestAbortedError extends Error {
 }
 
 /** undici's handler protocol (onConnect, onHeaders, onData, onComplete, onError), the one its clients call natively. */
-class WholeResponseHandler implements Dispatcher.DispatchHandler {
+export class WholeResponseHandler implements Dispatcher.DispatchHandler {
   private abort: ((reason?: Error) => void) | undefined;
   private statusCode = 0;
   private rawHeaders: Buffer[] | undefined;

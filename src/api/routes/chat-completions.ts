@@ -7,7 +7,7 @@ import { Router, type RequestHandler } from 'express';
 import { AppError } from '../../errors.js';
 import { parseCacheControl, type CacheOutcome } from '../../gateway/cache.js';
 import { parseChatCompletionBody } from '../../gateway/chat.schemas.js';
-import { SSE_DONE, toCompletionBody, toSseEvents } from '../../gateway/openai-format.js';
+import { SSE_DONE, sseEventWriter, toCompletionBody } from '../../gateway/openai-format.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { abortOnClientClose, expressGatewayRoute, sendJson, gatewayContext, type GatewayHandler } from '../gateway-call.js';
 import { embeddings } from './embeddings.js';
@@ -54,8 +54,11 @@ function chatCompletions(deps: AppDeps): GatewayHandler {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    const eventOf = sseEventWriter(stream, includeUsage);
     try {
-      for await (const event of toSseEvents(stream, includeUsage)) {
+      for await (const chunk of stream.chunks) {
+        const event = eventOf(chunk);
+        if (event === undefined) continue;
         if (!res.write(event)) await drained(res);
         if (signal.aborted) return;
       }

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { chatCompletionRequestSchema, parseChatCompletionBody, parseCommonChatBody } from './chat.schemas.js';
+
+const base = { model: 'standard', messages: [{ role: 'user', content: 'Hello' }] };
+
+/** Each field's values worth trying: valid ones, edge ones and wrong ones. */
+const fieldValues: Record<string, unknown[]> = {
+  model: ['m', '', 3, null, undefined],
+  messages: [
+    [],
+    [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'Hi', name: 'ann' }, { role: 'assistant', content: '' }],
+    [{ role: 'user', content: 'Hi', extra: 1 }],
+    [{ role: 'user', content: 'Hi', name: 3 }],
+    [{ role: 'user' }],
+    [{ role: 'user', content: null }],
+    [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    [{ role: 'tool', content: 'result', tool_call_id: 'c1' }],
+    [{ role: 'tool', content: 'result' }],
+    [{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] }],
+    [{ role: 'robot', content: 'Hi' }],
+    [null],
+    [['user', 'Hi']],
+    'Hello',
+    undefined,
+  ],
+  stream: [true, false, 'yes', null, undefined],
+  max_tokens: [1, 64, 0, -1, 1.5, 2 ** 60, '64', null, undefined],
+  max_completion_tokens: [1, 128, 0, 2.5, null, '1', undefined],
+  temperature: [0, 0.7, 2, 2.1, -0.1, '1', null, undefined],
+  top_p: [0, 0.9, 1, 1.1, -1, null, undefined],
+  stream_options: [{ include_usage: true }, { include_usage: false }, {}, { include_usage: 'yes' }, { other: 1 }, null, [], 'x', undefined],
+  tools: [[{ type: 'function', function: { name: 'f' } }], undefined],
+  tool_choice: ['auto', undefined],
+  user: ['someone', 7],
+};
+
+/** The base body with one field set to each of its values, and a few bodies that set several. */
+function bodies(): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const [field, values] of Object.entries(fieldValues)) {
+    for (const value of values) out.push(value === undefined ? omit(base, field) : { ...base, [field]: value });
+  }
+  out.push({ model: 'm', messages: base.messages, stream: true, max_tokens: 10, max_completion_tokens: 20, temperature: 1, top_p: 0.5, stream_options: { include_usage: true }, n: 1, stop: ['x'] });
+  out.push({ stream_options: null, top_p: 1, temperature: 0, stream: false, messages: base.messages, model: 'm' });
+  return out;
+}
+
+function omit(object: Record<string, unknown>, field: string): Record<string, unknown> {
+  const { [field]: _omitted, ...rest } = object;
+  return rest;
+}
+
+describe('chat completion body', () => {
+  it('gives the schema\'s own answer, key order included, whenever the hand-checked path answers', () => {
+    for (const body of bodies()) {
+      const common = parseCommonChatBody(body);
+      if (common === undefined) continue;
+      const schema = chatCompletionRequestSchema.safeParse(body);
+      expect(schema.success, JSON.stringify(body)).toBe(true);
+      expect(JSON.stringify(common), JSON.stringify(body)).toBe(JSON.stringify(schema.data));
+    }
+  });
+
+  it('answers the common bodies by hand and leaves tools, content parts and tool messages to the schema', () => {
+    expect(parseCommonChatBody(base)).toEqual(base);
+    expect(parseCommonChatBody({ ...base, stream: true, max_tokens: 64, temperature: 0.2, stream_options: { include_usage: true } })).toBeDefined();
+    expect(parseCommonChatBody({ ...base, tools: fieldValues.tools![0] })).toBeUndefined();
+    expect(parseCommonChatBody({ ...base, messages: fieldValues.messages![6] })).toBeUndefined();
+    expect(parseCommonChatBody({ ...base, messages: fieldValues.messages![7] })).toBeUndefined();
+  });
+
+  it('names the bad field in the 400 exactly as the schema words it', () => {
+    expect(() => parseChatCompletionBody({ ...base, temperature: 3 })).toThrow(expect.objectContaining({ code: 'bad_request', param: 'temperature', message: 'temperature must be between 0 and 2' }));
+    expect(() => parseChatCompletionBody({ ...base, messages: [{ role: 'user', content: 3 }] })).toThrow(expect.objectContaining({ param: 'messages[0].content' }));
+    expect(() => parseChatCompletionBody({ ...base, max_tokens: 0 })).toThrow(expect.objectContaining({ param: 'max_tokens', message: 'max_tokens must be a positive integer' }));
+  });
+});
