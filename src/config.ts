@@ -95,10 +95,10 @@ const envSchema = z.object({
   AUTOMATION_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
   /**
    * How long before its fire a scheduled run's workflow is started to wait for it (at most half the
-   * schedule's interval), so a burst of fires at one instant costs one workflow task per run then;
-   * 0 starts each run at its fire.
+   * schedule's interval), so a burst of fires at one instant costs fewer workflow tasks then, for
+   * more in all; 0 (the default) starts each run at its fire. README "Automations".
    */
-  AUTOMATION_ARM_LEAD_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
+  AUTOMATION_ARM_LEAD_SECONDS: z.coerce.number().int().min(0).max(600).default(0),
   /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
   // An evicted automation replays its history since the last continue-as-new at its next fire
   // (~0.75 ms of CPU per event): 500 events (~40 fires) keep that replay under ~0.4 s.

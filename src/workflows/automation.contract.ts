@@ -56,7 +56,7 @@ export interface AutomationWorkflowState {
   /**
    * AUTOMATION_ARM_LEAD_SECONDS: from code 2 on, how long before a fire its run workflow is
    * started to wait for it (at most; half the schedule's interval when shorter); 0 starts each run
-   * at its fire. Absent in older states: 60.
+   * at its fire. Absent in older states: 0.
    */
   armLeadSeconds?: number;
   /** The run started ahead of a fire that has not ended (as far as this workflow heard). */
@@ -67,8 +67,8 @@ export interface AutomationWorkflowState {
 
 /**
  * What `codeVersion` the API starts entity workflows with, and a continue-as-new carries on.
- * 2: each scheduled run is started ahead of its fire (`armed`); 1 and older states start it at the
- * fire, in the fire's workflow task.
+ * 2: a scheduled run may be started ahead of its fire (`armed`, when `armLeadSeconds` > 0); 1 and
+ * older states start it at the fire, in the fire's workflow task.
  */
 export const AUTOMATION_CODE = 2;
 

@@ -434,8 +434,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   await condition(allHandlersFinished);
 }
 
-/** The arm lead of states that carry none (AUTOMATION_ARM_LEAD_SECONDS's default). */
-const DEFAULT_ARM_LEAD_SECONDS = 60;
+/** The arm lead of states that carry none (AUTOMATION_ARM_LEAD_SECONDS's default): runs start at their fire. */
+const DEFAULT_ARM_LEAD_SECONDS = 0;
 
 /** A fraction in [0, 1) drawn from the automation's id (FNV-1a): automations due at one instant arm spread out. */
 function spreadOf(id: string): number {

@@ -1,5 +1,5 @@
-// Scheduled runs started ahead of their fire (AUTOMATION_CODE 2) on the real stack: the entity
-// starts `run/<id>` up to AUTOMATION_ARM_LEAD_SECONDS before the fire and the run waits on its own
+// Scheduled runs started ahead of their fire (AUTOMATION_CODE 2, AUTOMATION_ARM_LEAD_SECONDS=60) on
+// the real stack: the entity starts `run/<id>` up to the arm lead before the fire and the run waits on its own
 // timer, so it has no row until the fire and begins at it; a pause before the fire disarms it (no
 // row, no run), a delete cancels it (no row); a fire while another run of the automation is still
 // running is skipped and counted. With RECORD_HISTORIES=1 the histories are written as replay
@@ -22,6 +22,7 @@ beforeAll(async () => {
   stack = await startStack({
     env: {
       AUTOMATION_MIN_INTERVAL_SECONDS: '1',
+      AUTOMATION_ARM_LEAD_SECONDS: '60',
       // A hanging model call holds until its run is cancelled (no upstream timeout and retry meanwhile).
       GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream, timeoutMs: 120_000 })),
     },

@@ -37,9 +37,12 @@
 //   (operator-controls.test.ts, the scenario of `automation-operated.patched`): entity workflows
 //   whose state carries `codeVersion: 1` (set by the API at start and by each continue-as-new),
 //   which take the `fire-starts-run` and `carried-runs` paths without patch calls.
-// The `*.code-2` histories are the same scenarios (by the same tests) after scheduled runs began to
-// be started ahead of their fire (AUTOMATION_CODE 2, RUN_CODE 2: the run waits on a timer, then
-// records itself), with three more recorded by test/automations/armed-fires.test.ts:
+// The `*.code-2` histories are the same scenarios (by the same tests) on code 2 (AUTOMATION_CODE 2,
+// RUN_CODE 2), where a scheduled run may be started ahead of its fire (the run waits on a timer,
+// then records itself): `automation-scheduled.code-2` and `run-scheduled.code-2` start it at the fire
+// (AUTOMATION_ARM_LEAD_SECONDS=0, the default); `automation-operated.code-2` and
+// `run-scheduled-cancelled.code-2` were recorded with runs started ahead (a lead of 60 s); and five
+// more by test/automations/armed-fires.test.ts:
 // `run-armed.code-2` (a run that waited for its fire), `run-disarmed.code-2` and
 // `automation-armed.code-2` (a pause before the fire disarms it; activate arms the next; delete
 // cancels it), `run-skipped.code-2` and `automation-skipped.code-2` (a fire skipped by the run
