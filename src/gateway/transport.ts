@@ -14,7 +14,7 @@ import { UpstreamStreamError } from './providers/types.js';
 import { SseParser } from './sse.js';
 import type { CallSignal, ChatCompletionRequest } from './types.js';
 import { fetchStream, type ChunkDecoder, type UpstreamChunks } from './upstream-stream.js';
-import { fetchWhole, type WholeResponse } from './whole-response.js';
+import { fetchWhole, type WholeRequest, type WholeResponse } from './whole-response.js';
 
 const HTTP_ADAPTERS: Record<Exclude<ProviderType, 'dev'>, HttpProviderAdapter> = {
   openai: openAiProvider,
@@ -101,13 +101,7 @@ export class UpstreamTransport {
     const upstream = this.upstreamRequest(adapter, input, true);
     const origin = this.origin(provider);
     const opened = await fetchStream(origin.pool, {
-      path: `${origin.path}${upstream.path}`,
-      headers: upstream.headers,
-      body: upstream.body,
-      signal,
-      headersTimeout: provider.timeoutMs,
-      bodyTimeout: provider.timeoutMs,
-      errorBodyLimit: ERROR_BODY_LIMIT,
+      ...this.poolRequest(origin.path, provider, upstream, signal),
       decode: sseDecoder(adapter.createStreamTranslator()),
       failure: (error) => this.failure(error, signal),
     });
@@ -138,20 +132,25 @@ export class UpstreamTransport {
     const origin = this.origin(provider);
     let response;
     try {
-      response = await fetchWhole(origin.pool, {
-        path: `${origin.path}${upstream.path}`,
-        headers: upstream.headers,
-        body: upstream.body,
-        signal,
-        headersTimeout: provider.timeoutMs,
-        bodyTimeout: provider.timeoutMs,
-        errorBodyLimit: ERROR_BODY_LIMIT,
-      });
+      response = await fetchWhole(origin.pool, this.poolRequest(origin.path, provider, upstream, signal));
     } catch (error) {
       throw this.failure(error, signal);
     }
     if (response.statusCode >= 200 && response.statusCode < 300) return response.text;
     throw statusFailure(adapter, response);
+  }
+
+  /** The upstream request as the origin's pool sends it: the provider's timeouts, the error-body bound. */
+  private poolRequest(basePath: string, provider: ProviderConfig, upstream: UpstreamHttpRequest, signal: CallSignal | undefined): WholeRequest {
+    return {
+      path: `${basePath}${upstream.path}`,
+      headers: upstream.headers,
+      body: upstream.body,
+      signal,
+      headersTimeout: provider.timeoutMs,
+      bodyTimeout: provider.timeoutMs,
+      errorBodyLimit: ERROR_BODY_LIMIT,
+    };
   }
 
   private failure(error: unknown, signal: CallSignal | undefined): Error {
