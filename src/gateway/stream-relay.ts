@@ -4,7 +4,7 @@
 // stops early. A hand-written iterator rather than an async generator: a generator's yield costs
 // an await and several promises per chunk, a measurable share of a stream's CPU.
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
-import type { UpstreamChunks } from './upstream-stream.js';
+import { DONE, type UpstreamChunks } from './upstream-stream.js';
 
 export interface RelayOutcomes {
   /** Takes a chunk into the tallies; returns whether the reader gets it (upstream usage chunks stay behind). */
@@ -16,8 +16,6 @@ export interface RelayOutcomes {
   /** Stops keeping the budget reservation alive. */
   stopRenewal(): void;
 }
-
-const DONE: IteratorResult<NormalizedChunk> = { done: true, value: undefined };
 
 export class RelayedChunks implements AsyncIterableIterator<NormalizedChunk> {
   private headIndex = 0;

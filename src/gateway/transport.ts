@@ -13,7 +13,7 @@ import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, Stream
 import { UpstreamStreamError } from './providers/types.js';
 import { SseParser } from './sse.js';
 import type { CallSignal, ChatCompletionRequest } from './types.js';
-import { fetchStream, type ChunkDecoder, type UpstreamChunks } from './upstream-stream.js';
+import { DONE, fetchStream, type ChunkDecoder, type UpstreamChunks } from './upstream-stream.js';
 import { fetchWhole, type WholeRequest, type WholeResponse } from './whole-response.js';
 
 const HTTP_ADAPTERS: Record<Exclude<ProviderType, 'dev'>, HttpProviderAdapter> = {
@@ -204,12 +204,11 @@ function sseDecoder(translator: StreamTranslator): ChunkDecoder {
 /** Chunks already in hand (the `dev` provider) behind the same iterator as an upstream's. */
 function chunksOf(chunks: NormalizedChunk[]): UpstreamChunks {
   let index = 0;
-  const done: IteratorResult<NormalizedChunk> = { done: true, value: undefined };
   return {
-    next: () => Promise.resolve(index < chunks.length ? { done: false, value: chunks[index++]! } : done),
+    next: () => Promise.resolve(index < chunks.length ? { done: false, value: chunks[index++]! } : DONE),
     return: () => {
       index = chunks.length;
-      return Promise.resolve(done);
+      return Promise.resolve(DONE);
     },
   };
 }

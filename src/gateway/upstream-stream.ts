@@ -42,7 +42,8 @@ export function fetchStream(dispatcher: Dispatcher, request: StreamRequest): Pro
   });
 }
 
-const DONE: IteratorResult<NormalizedChunk> = { done: true, value: undefined };
+/** The end of a chunk iterator (shared: it is never changed). */
+export const DONE: IteratorResult<NormalizedChunk> = { done: true, value: undefined };
 
 /**
  * undici's handler protocol for the call and the consumer's iterator over its chunks in one

@@ -211,7 +211,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       // Runs outlive a continue-as-new of this workflow; they report back with a signal.
       parentClosePolicy: ParentClosePolicy.ABANDON,
       // A run started ahead of its fire has the full timeout from the fire on.
-      workflowExecutionTimeout: RUN_EXECUTION_TIMEOUT_MS + Math.max(0, (begin?.fireAt ? Date.parse(begin.fireAt) : 0) - Date.now()),
+      workflowExecutionTimeout: RUN_EXECUTION_TIMEOUT_MS + (begin?.fireAt ? Math.max(0, Date.parse(begin.fireAt) - Date.now()) : 0),
       typedSearchAttributes: [
         { key: SEARCH_ATTRIBUTES.OrganizationId, value: state.organizationId },
         { key: SEARCH_ATTRIBUTES.AutomationId, value: state.automationId },
