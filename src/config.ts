@@ -117,6 +117,14 @@ const envSchema = z.object({
   WORKER_MAX_CONCURRENT_ACTIVITIES: optionalNumber(z.coerce.number().int().min(1)),
   /** Workflow tasks one worker runs at once; SDK default 40. */
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: optionalNumber(z.coerce.number().int().min(2)),
+  /** Workflow tasks the runs queue's worker runs at once; default WORKER_MAX_CONCURRENT_WORKFLOW_TASKS. */
+  WORKER_RUNS_MAX_CONCURRENT_WORKFLOW_TASKS: optionalNumber(z.coerce.number().int().min(2)),
+  /**
+   * Workflow tasks of runs a worker takes at once while it handles main-queue tasks (automations'
+   * fires): the runs yield the CPU to the fires, and take all their slots back when the main queue
+   * is quiet (src/worker/fires-first.ts).
+   */
+  WORKER_RUN_TASKS_DURING_FIRES: z.coerce.number().int().min(1).default(2),
   /**
    * How long a workflow task waits on this worker's own (sticky) queue before any worker may take
    * it (SDK default 10 s). Past it the task moves to the shared queue and waits again, so under a

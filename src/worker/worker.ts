@@ -5,7 +5,7 @@
 // runs never delays another automation's fire. Used by the worker process, the dev runner and
 // the tests.
 import v8 from 'node:v8';
-import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, type LogLevel, type LogMetadata, type TunerHolder } from '@temporalio/worker';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/tls-config.js';
 import type { Logger } from '../logger.js';
 import { createActivities } from '../activities/index.js';
@@ -14,6 +14,7 @@ import { organizationActivityInterceptor } from '../payloads/activity-scope.js';
 import { workerDataConverter } from '../payloads/data-converters.js';
 import type { AppDeps } from '../runtime-deps.js';
 import { workerTracingOptions } from '../telemetry/temporal-tracing.js';
+import { FiresFirst } from './fires-first.js';
 
 export interface WorkerOptions {
   address: string;
@@ -133,10 +134,12 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     // Both: the organization interceptor labels activity payloads, the tracing one (when on) spans them.
     interceptors: { activity: [organizationActivityInterceptor, ...(tracingOptions.interceptors?.activity ?? [])] },
   };
-  const worker = await Worker.create({ ...common, taskQueue: options.taskQueue, ...capacity(config) });
   const runsQueue = options.runsTaskQueue ?? runsTaskQueue(config);
+  const separate = runsQueue !== options.taskQueue;
+  const slots = capacities(config, separate);
+  const worker = await Worker.create({ ...common, taskQueue: options.taskQueue, ...slots.main });
   // One queue for both (the dev runner): one SDK worker, one workflow thread, less memory.
-  const runsWorker = runsQueue === options.taskQueue ? worker : await Worker.create({ ...common, taskQueue: runsQueue, ...runsCapacity(config) });
+  const runsWorker = separate ? await Worker.create({ ...common, taskQueue: runsQueue, ...slots.runs }) : worker;
   const workers = [...new Set([worker, runsWorker])];
   const done = Promise.all(workers.map((each) => each.run())).then(() => undefined);
   return {
@@ -177,32 +180,56 @@ export const DEFAULT_MAX_CACHED_RUNS = 250;
 
 type CapacityConfig = Pick<
   AppDeps['config'],
-  'WORKER_MAX_CACHED_WORKFLOWS' | 'WORKER_MAX_CACHED_RUNS' | 'WORKER_MAX_CONCURRENT_ACTIVITIES' | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS' | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'
+  | 'WORKER_MAX_CACHED_WORKFLOWS'
+  | 'WORKER_MAX_CACHED_RUNS'
+  | 'WORKER_MAX_CONCURRENT_ACTIVITIES'
+  | 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'
+  | 'WORKER_RUNS_MAX_CONCURRENT_WORKFLOW_TASKS'
+  | 'WORKER_RUN_TASKS_DURING_FIRES'
+  | 'WORKER_STICKY_QUEUE_TIMEOUT_SECONDS'
 >;
 
 interface Capacity {
   stickyQueueScheduleToStartTimeout: number;
   maxCachedWorkflows: number;
-  maxConcurrentActivityTaskExecutions?: number;
-  maxConcurrentWorkflowTaskExecutions?: number;
+  tuner: TunerHolder;
 }
 
-/** The main queue's worker settings: the sticky queue timeout, its cache bound, the configured limits (else the SDK's). */
-export function capacity(config: CapacityConfig): Capacity {
-  return withCache(config, config.WORKER_MAX_CACHED_WORKFLOWS ?? DEFAULT_MAX_CACHED_WORKFLOWS);
-}
+/** The SDK's own defaults for what one worker runs at once, kept where the environment says nothing. */
+const SDK_WORKFLOW_TASKS = 40;
+const SDK_ACTIVITIES = 100;
+const SDK_LOCAL_ACTIVITIES = 100;
+const SDK_NEXUS_TASKS = 100;
 
-/** The runs queue's worker settings: the same limits (each queue gets its own slots), its own cache bound. */
-export function runsCapacity(config: CapacityConfig): Capacity {
-  return withCache(config, config.WORKER_MAX_CACHED_RUNS ?? DEFAULT_MAX_CACHED_RUNS);
-}
+const fixed = (numSlots: number) => ({ type: 'fixed-size', numSlots }) as const;
 
-function withCache(config: CapacityConfig, maxCachedWorkflows: number): Capacity {
+/**
+ * Each queue's worker settings: the sticky queue timeout, its cache bound and its slots. With a
+ * runs queue of its own, the two queues' workflow task slots are tied by `FiresFirst`: while a
+ * main-queue task (an automation's fire) is being handled, the runs queue's worker takes at most
+ * WORKER_RUN_TASKS_DURING_FIRES tasks, and all of its slots again once the main queue is quiet.
+ */
+export function capacities(config: CapacityConfig, runsQueueOfItsOwn: boolean): { main: Capacity; runs: Capacity } {
+  const workflowTasks = config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS ?? SDK_WORKFLOW_TASKS;
+  const runTasks = config.WORKER_RUNS_MAX_CONCURRENT_WORKFLOW_TASKS ?? workflowTasks;
+  const gate = runsQueueOfItsOwn ? new FiresFirst(workflowTasks, runTasks, config.WORKER_RUN_TASKS_DURING_FIRES) : undefined;
+  const others = {
+    activityTaskSlotSupplier: fixed(config.WORKER_MAX_CONCURRENT_ACTIVITIES ?? SDK_ACTIVITIES),
+    localActivityTaskSlotSupplier: fixed(SDK_LOCAL_ACTIVITIES),
+    nexusTaskSlotSupplier: fixed(SDK_NEXUS_TASKS),
+  };
+  const stickyQueueScheduleToStartTimeout = config.WORKER_STICKY_QUEUE_TIMEOUT_SECONDS * 1000;
   return {
-    stickyQueueScheduleToStartTimeout: config.WORKER_STICKY_QUEUE_TIMEOUT_SECONDS * 1000,
-    maxCachedWorkflows,
-    ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
-    ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
+    main: {
+      stickyQueueScheduleToStartTimeout,
+      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS ?? DEFAULT_MAX_CACHED_WORKFLOWS,
+      tuner: { workflowTaskSlotSupplier: gate?.mainSlots ?? fixed(workflowTasks), ...others },
+    },
+    runs: {
+      stickyQueueScheduleToStartTimeout,
+      maxCachedWorkflows: config.WORKER_MAX_CACHED_RUNS ?? DEFAULT_MAX_CACHED_RUNS,
+      tuner: { workflowTaskSlotSupplier: gate?.runSlots ?? fixed(runTasks), ...others },
+    },
   };
 }
 
