@@ -1,14 +1,17 @@
 // The chat use case, shared by the route (plain and streaming) and the run activities:
 // route -> DLP -> failover over the targets (budget reserved per call) -> usage and cost ->
-// one audit record, whatever the outcome.
+// one audit record, whatever the outcome. An answer's settlement, records and cache write run
+// just after it is handed back (after-answer.ts), off the client's wait.
 import { randomUUID } from 'node:crypto';
 import type { BudgetGuard, BudgetReservation } from '../billing/budget.js';
 import { AnswerCache, StreamCapture, replayChunks, resultOf, type Caching, type ChatOptions } from './cache-answers.js';
 import type { CachedAnswer, CacheOutcome, ResponseCache } from './cache.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { countUsage, metrics } from '../metrics.js';
 import { assertModelAllowed, holdOptionsOf } from './access.js';
+import { AfterAnswer } from './after-answer.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
@@ -60,6 +63,7 @@ export interface ChatServiceDeps {
   recorder: RequestRecorder;
   clock: Clock;
   cache: ResponseCache;
+  logger: Logger;
 }
 
 /** What one request has gathered for its audit record so far. */
@@ -76,13 +80,16 @@ export class ChatService {
   /** Settlements still in flight: they run after the answer is sent, and `drain` awaits them. */
   private readonly settling = new Set<Promise<void>>();
   private readonly answers: AnswerCache;
+  private readonly afterAnswer: AfterAnswer;
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.answers = new AnswerCache(deps.cache, deps.clock);
+    this.afterAnswer = new AfterAnswer((error) => deps.logger.error({ err: error }, 'gateway bookkeeping after an answer failed'));
   }
 
   /** Resolves once every settlement started so far has finished (graceful shutdown). */
   async drain(): Promise<void> {
+    this.afterAnswer.flush();
     await Promise.all([...this.settling]);
   }
 
@@ -95,7 +102,7 @@ export class ChatService {
       const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
       const hit = caching && (await this.answers.lookup(caching));
       if (hit) {
-        this.recordHit(context, request, trail, hit.answer, false);
+        this.afterAnswer.defer(() => this.recordHit(context, request, trail, hit.answer, false));
         return { ...resultOf(hit.answer, newCompletionId()), cache: hit.outcome };
       }
       const promptTokens = promptTokenBound(upstreamRequest);
@@ -112,11 +119,13 @@ export class ChatService {
       };
       const estimated = completion.usage === null;
       const cost = costOf(target.model, usage);
-      this.settle(answered.reservation, cost);
-      this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
-      if (caching) {
-        this.answers.store(caching, { ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason, ...usage, storedAt: this.deps.clock.now().getTime() });
-      }
+      this.afterAnswer.defer(() => {
+        this.settle(answered.reservation, cost);
+        this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
+        if (caching) {
+          this.answers.store(caching, { ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason, ...usage, storedAt: this.deps.clock.now().getTime() });
+        }
+      });
       return {
         cache: caching ? MISS : undefined,
         id: newCompletionId(),
@@ -194,14 +203,16 @@ export class ChatService {
       finish: async (outcome) => {
         const usage = await output.usage(state.prompt);
         const cost = costOf(answered.target.model, usage);
-        this.settle(answered.reservation, cost);
-        const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
-        const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
-        this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
-        // Only a whole answer is worth replaying.
-        if (capture && caching && outcome === 'success') {
-          this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
-        }
+        this.afterAnswer.defer(() => {
+          this.settle(answered.reservation, cost);
+          const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
+          const errorCode = outcome === 'failure' ? 'provider_error' : outcome === 'aborted' ? 'client_closed' : null;
+          this.record(context, request, trail, outcome, status, errorCode, { ...usage, cost }, true);
+          // Only a whole answer is worth replaying.
+          if (capture && caching && outcome === 'success') {
+            this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
+          }
+        });
         return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
       },
       failure: (error) => {

@@ -87,6 +87,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     recorder,
     clock: deps.clock,
     cache: createResponseCache(deps.shared, deps.clock, deps.logger),
+    logger: deps.logger,
   };
   const chat = new ChatService(services);
   const embeddings = new EmbeddingService(services);
