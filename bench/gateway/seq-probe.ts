@@ -4,16 +4,13 @@
 // and every build in turn for SEQ_SECONDS, sequentially (STREAM=1: streams). Prints per round and
 // at the end (medians over rounds) the overhead over direct and the CPU per request of each proxy.
 // C64=1 also runs each build at 64 connections per round for its CPU per request.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
-import { fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
-import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
-import { gatewayEnv } from './gateway-env.js';
+import { fakeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { runLoad, type Target } from './load.js';
+import { cpuMs, helper, startGateway } from './probe-kit.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -23,45 +20,21 @@ const rounds = Number(process.env.ROUNDS ?? '3');
 const stream = process.env.STREAM === '1';
 const c64 = process.env.C64 === '1';
 
-async function helper(role: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'servers.ts'), role], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  const url = await new Promise<string>((resolve) => child.stdout!.on('data', (d: Buffer) => {
-    const match = /READY (\S+)/.exec(String(d));
-    if (match) resolve(match[1]!);
-  }));
-  return { child, url };
-}
-
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 const upstream = await helper('upstream');
 const bareProxy = await helper('bare', { BENCH_UPSTREAM_URL: upstream.url });
 const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalDevServer({ port: await freePort() });
 const body = (model: string) => (s: boolean) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }], stream: s });
 const direct: Target = { name: 'direct', url: upstream.url, path: '/v1/chat/completions', headers: {}, body: body('gpt-fake-mini') };
 const bare: Target = { ...direct, name: 'bare', url: bareProxy.url };
-const gateways: { name: string; child: ChildProcess; target: Target; drop: () => Promise<void> }[] = [];
+const gateways: { name: string; child: ChildProcess; target: Target; stop: () => Promise<void> }[] = [];
 for (const entry of entries) {
-  const database = await createScratchDatabase(process.env.DATABASE_URL!, 'bench_gateway');
   const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 });
-  const port = await freePort();
-  const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
   const nodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
-    env: gatewayEnv({ port, gatewayConfig: writeGatewayConfig(settings), temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address, databaseUrl: database.url, apiKey, webConcurrency: 1 }),
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let ready = false; !ready; ) {
-    ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const gateway = await startGateway({ entry, nodeArgs, settings, temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address });
   const name = path.relative(root, entry);
-  gateways.push({ name, child, target: { name, url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, body: body('fake-model') }, drop: () => database.drop() });
-  await runLoad(gateways.at(-1)!.target, { connections: 16, durationMs: 2000, stream });
+  const target: Target = { name, url: gateway.url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${gateway.apiKey}` }, body: body('fake-model') };
+  gateways.push({ name, child: gateway.child, target, stop: () => gateway.stop() });
+  await runLoad(target, { connections: 16, durationMs: 2000, stream });
 }
 await runLoad(direct, { connections: 16, durationMs: 500, stream });
 await runLoad(bare, { connections: 16, durationMs: 500, stream });
@@ -98,9 +71,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 for (const [name, r] of results) {
   console.log(`${name}: median over ${r.overhead.length} rounds: seq overhead +${median(r.overhead).toFixed(3)} ms, ttfb +${median(r.ttfb).toFixed(3)} ms, CPU ${median(r.cpu).toFixed(0)} µs per sequential request${c64 ? `, ${median(r.cpu64).toFixed(0)} µs @64` : ''}`);
 }
-for (const gateway of gateways) await new Promise((resolve) => { gateway.child.once('exit', resolve); gateway.child.kill('SIGTERM'); });
+for (const gateway of gateways) await gateway.stop();
 upstream.child.kill();
 bareProxy.child.kill();
-for (const gateway of gateways) await gateway.drop();
 await temporal?.stop();
 process.exit(0);

@@ -2,16 +2,13 @@
 // (`;`-separated, each `<entry>|<node flags>`), a freshly started gateway gets 1,000 slow streams
 // at once, as in bench:gateway, with its RSS sampled every 50 ms; then 64 connections of plain
 // requests for SECONDS, for the CPU per request. ROUNDS rounds, variants in turn.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
-import { fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
-import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
-import { gatewayEnv } from './gateway-env.js';
+import { fakeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { openStreams, runLoad, type Target } from './load.js';
+import { cpuMs, helper, startGateway } from './probe-kit.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -23,19 +20,7 @@ const seconds = Number(process.env.SECONDS ?? '3');
 const rounds = Number(process.env.ROUNDS ?? '2');
 const streams = Number(process.env.BENCH_STREAMS ?? '1000');
 
-async function helper(role: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'servers.ts'), role], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => child.stdout!.on('data', (d: Buffer) => {
-    const match = /READY (\S+)/.exec(String(d));
-    if (match) resolve(match[1]!);
-  }));
-  return { child, url };
-}
 const status = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 const upstream = await helper('upstream');
 const slow = await helper('upstream-slow');
@@ -43,22 +28,12 @@ const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalD
 const body = (model: string) => (s: boolean) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }], stream: s });
 for (let round = 0; round < rounds; round++) {
   for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
-    const database = await createScratchDatabase(process.env.DATABASE_URL!, 'bench_gateway');
     const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 });
     (settings.providers as object[]).push({ id: 'slow', type: 'openai', baseUrl: `${slow.url}/v1`, apiKey: 'sk-fake-slow', timeoutMs: 30_000 });
     const [fakeModel] = settings.models as Record<string, unknown>[];
     (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
-    const port = await freePort();
-    const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
-    const child = spawn(process.execPath, [...variant.flags, variant.entry], {
-      env: gatewayEnv({ port, gatewayConfig: writeGatewayConfig(settings), temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address, databaseUrl: database.url, apiKey, webConcurrency: 1 }),
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const url = `http://127.0.0.1:${port}`;
-    for (let ready = false; !ready; ) {
-      ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-      if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const gateway = await startGateway({ entry: variant.entry, nodeArgs: variant.flags, settings, temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address });
+    const { child, url, apiKey } = gateway;
     const target: Target = { name: variant.name, url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, body: body('fake-model') };
     const idle = status(child.pid!, 'VmRSS');
     let max = idle;
@@ -70,8 +45,7 @@ for (let round = 0; round < rounds; round++) {
     const load = await runLoad(target, { connections: 64, durationMs: seconds * 1000, stream: false });
     const cpu = ((cpuMs(child.pid!) - before) / load.requests) * 1000;
     console.log(`round ${round} ${variant.name}: ${opened.completed}/${streams} streams (${opened.maxOpen} open at once), RSS ${idle.toFixed(0)} MB idle, ${max.toFixed(0)} MB max while open; @64 ${load.rps.toFixed(0)} rps, ${cpu.toFixed(0)} µs CPU per request, peak RSS ${status(child.pid!, 'VmHWM').toFixed(0)} MB`);
-    await new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
-    await database.drop();
+    await gateway.stop();
   }
 }
 upstream.child.kill();
