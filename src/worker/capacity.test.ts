@@ -33,6 +33,12 @@ describe('worker capacity', () => {
     expect(() => loadConfig({ WORKER_RUN_TASKS_DURING_FIRES: '0' })).toThrow(/WORKER_RUN_TASKS_DURING_FIRES/);
   });
 
+  it('runs no more workflow tasks at once than the queue\'s cache holds, as the SDK does for its own option', () => {
+    const { main, runs } = capacities(loadConfig({ WORKER_MAX_CACHED_WORKFLOWS: '10', WORKER_MAX_CACHED_RUNS: '20' }), false);
+    expect(main.tuner.workflowTaskSlotSupplier).toEqual({ type: 'fixed-size', numSlots: 10 });
+    expect(runs.tuner.workflowTaskSlotSupplier).toEqual({ type: 'fixed-size', numSlots: 20 });
+  });
+
   it('connects without gRPC compression unless WORKER_GRPC_COMPRESSION=gzip', () => {
     expect(grpcCompression(loadConfig({}))).toEqual({ codec: 'none' });
     expect(grpcCompression(loadConfig({ WORKER_GRPC_COMPRESSION: 'gzip' }))).toEqual({ codec: 'gzip' });

@@ -204,14 +204,23 @@ const SDK_NEXUS_TASKS = 100;
 const fixed = (numSlots: number) => ({ type: 'fixed-size', numSlots }) as const;
 
 /**
+ * No more workflow tasks at once than the cache holds (each task's workflow must be in it), and
+ * never fewer than 2 with a cache: the rule the SDK applies to maxConcurrentWorkflowTaskExecutions,
+ * which it does not apply to a tuner's slots.
+ */
+const withinCache = (tasks: number, cache: number) => (cache > 0 ? Math.max(2, Math.min(tasks, cache)) : tasks);
+
+/**
  * Each queue's worker settings: the sticky queue timeout, its cache bound and its slots. With a
  * runs queue of its own, the two queues' workflow task slots are tied by `FiresFirst`: while a
  * main-queue task (an automation's fire) is being handled, the runs queue's worker takes at most
  * WORKER_RUN_TASKS_DURING_FIRES tasks, and all of its slots again once the main queue is quiet.
  */
 export function capacities(config: CapacityConfig, runsQueueOfItsOwn: boolean): { main: Capacity; runs: Capacity } {
-  const workflowTasks = config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS ?? SDK_WORKFLOW_TASKS;
-  const runTasks = config.WORKER_RUNS_MAX_CONCURRENT_WORKFLOW_TASKS ?? workflowTasks;
+  const mainCache = config.WORKER_MAX_CACHED_WORKFLOWS ?? DEFAULT_MAX_CACHED_WORKFLOWS;
+  const runsCache = config.WORKER_MAX_CACHED_RUNS ?? DEFAULT_MAX_CACHED_RUNS;
+  const workflowTasks = withinCache(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS ?? SDK_WORKFLOW_TASKS, mainCache);
+  const runTasks = withinCache(config.WORKER_RUNS_MAX_CONCURRENT_WORKFLOW_TASKS ?? config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS ?? SDK_WORKFLOW_TASKS, runsCache);
   const gate = runsQueueOfItsOwn ? new FiresFirst(workflowTasks, runTasks, config.WORKER_RUN_TASKS_DURING_FIRES) : undefined;
   const others = {
     activityTaskSlotSupplier: fixed(config.WORKER_MAX_CONCURRENT_ACTIVITIES ?? SDK_ACTIVITIES),
@@ -222,12 +231,12 @@ export function capacities(config: CapacityConfig, runsQueueOfItsOwn: boolean): 
   return {
     main: {
       stickyQueueScheduleToStartTimeout,
-      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS ?? DEFAULT_MAX_CACHED_WORKFLOWS,
+      maxCachedWorkflows: mainCache,
       tuner: { workflowTaskSlotSupplier: gate?.mainSlots ?? fixed(workflowTasks), ...others },
     },
     runs: {
       stickyQueueScheduleToStartTimeout,
-      maxCachedWorkflows: config.WORKER_MAX_CACHED_RUNS ?? DEFAULT_MAX_CACHED_RUNS,
+      maxCachedWorkflows: runsCache,
       tuner: { workflowTaskSlotSupplier: gate?.runSlots ?? fixed(runTasks), ...others },
     },
   };
