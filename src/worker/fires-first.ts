@@ -6,8 +6,9 @@
 // The main queue's worker takes its slots from `mainSlots` (a fixed number, counted); the runs
 // queue's from `runSlots`, which grants `reservedForRuns` slots at any time (runs always make
 // progress) and the rest only while no main-queue task is running. So while fires are being
-// handled the runs worker polls with one slot, and it takes the others back as soon as the main
-// queue is quiet: the whole burst costs the same CPU, but the fires come first.
+// handled the runs worker works with `reservedForRuns` slots (WORKER_RUN_TASKS_DURING_FIRES), and
+// it takes the others back as soon as the main queue is quiet: the whole burst costs the same
+// CPU, but the fires come first.
 import type { CustomSlotSupplier, SlotPermit, SlotReleaseContext, WorkflowSlotInfo } from '@temporalio/worker';
 
 interface Waiter {
@@ -17,6 +18,7 @@ interface Waiter {
 export class FiresFirst {
   /** Main-queue tasks being handled now (slots marked used, not released). */
   private mainBusy = 0;
+  /** Slots handed out and not yet released, per queue (a poller holds one while it polls). */
   private mainHeld = 0;
   private runsHeld = 0;
   private readonly mainWaiters: Waiter[] = [];
@@ -25,7 +27,7 @@ export class FiresFirst {
   constructor(
     private readonly mainMax: number,
     private readonly runsMax: number,
-    private readonly reservedForRuns = 1,
+    private readonly reservedForRuns: number,
   ) {}
 
   /** The main queue's slots: `mainMax` at most, each one in use counted. */
