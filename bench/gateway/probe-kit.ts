@@ -1,5 +1,6 @@
-// What the session probes (seq-probe.ts, streams-probe.ts) share: the fake servers of servers.ts
-// as child processes, a process's CPU time, and one gateway build started on a scratch database.
+// What the gateway benchmark and its probes (run.ts, profile.ts, seq-probe.ts, streams-probe.ts)
+// share: the fake servers of servers.ts as child processes, a process's CPU time, the slow model of
+// the 1,000-stream scenario, and one gateway build started on a scratch database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -28,6 +29,22 @@ export function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** Adds model `fake-slow` (the same prices, served by the slow upstream: the 1,000-stream scenario) to a fake gateway config. */
+export function withSlowModel(settings: Record<string, unknown>, slowUpstreamUrl: string): Record<string, unknown> {
+  (settings.providers as object[]).push({ id: 'slow', type: 'openai', baseUrl: `${slowUpstreamUrl}/v1`, apiKey: 'sk-fake-slow', timeoutMs: 30_000 });
+  const [fakeModel] = settings.models as Record<string, unknown>[];
+  (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
+  return settings;
+}
+
+/** Resolves once the gateway at `url` answers /readyz with 2xx. */
+export async function whenReady(url: string): Promise<void> {
+  for (let ready = false; !ready; ) {
+    ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 export interface StartedGateway {
   child: ChildProcess;
   url: string;
@@ -46,10 +63,7 @@ export async function startGateway(options: { entry: string; nodeArgs: string[];
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let ready = false; !ready; ) {
-    ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await whenReady(url);
   return {
     child,
     url,

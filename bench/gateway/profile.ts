@@ -19,6 +19,7 @@ import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpst
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 import { gatewayEnv } from './gateway-env.js';
 import { runLoad } from './load.js';
+import { cpuMs, whenReady } from './probe-kit.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seconds = Number(process.env.PROFILE_SECONDS ?? '10');
@@ -56,10 +57,7 @@ const child = spawn(command[0] ?? process.execPath, [...command.slice(1), ...(co
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const url = `http://127.0.0.1:${port}`;
-for (let ready = false; !ready; ) {
-  ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-  if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
-}
+await whenReady(url);
 const target = {
   name: 'gateway',
   url,
@@ -67,11 +65,6 @@ const target = {
   headers: { authorization: `Bearer ${apiKey}` },
   body: (s: boolean) => JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }], stream: s }),
 };
-/** CPU time (user + system) the gateway process used so far, ms: per request, it hardly depends on the machine's load. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
 if (callgrind) {
   const warmup = await runLoad(target, { connections, durationMs: Infinity, stream, requests: Number(process.env.WARMUP_REQUESTS ?? '1500') });
   console.log(`warm-up: ${warmup.requests} requests, ${warmup.errors} errors`);

@@ -20,6 +20,7 @@ import { FAKE_EMBEDDING_MODEL, fakeGatewayConfig, writeGatewayConfig, type FakeU
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 import { gatewayEnv } from './gateway-env.js';
 import { openStreams, runLoad, type LoadResult, type Target } from './load.js';
+import { withSlowModel } from './probe-kit.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -62,11 +63,7 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
     await database?.drop();
     await temporal?.stop();
   });
-  const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstreamUrl}/v1` } as FakeUpstream, timeoutMs: 30_000 });
-  // Model `fake-slow`: the same prices, served by the slow upstream (the 1,000-stream scenario).
-  (settings.providers as object[]).push({ id: 'slow', type: 'openai', baseUrl: `${slowUpstreamUrl}/v1`, apiKey: 'sk-fake-slow', timeoutMs: 30_000 });
-  const [fakeModel] = settings.models as Record<string, unknown>[];
-  (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
+  const settings = withSlowModel(fakeGatewayConfig({ primary: { baseUrl: `${upstreamUrl}/v1` } as FakeUpstream, timeoutMs: 30_000 }), slowUpstreamUrl);
   const port = await freePort();
   const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
   // GATEWAY_CPU_PROFILE_DIR=<dir>: V8 CPU profiles of the gateway's processes, written at exit.

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
 import { fakeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { openStreams, runLoad, type Target } from './load.js';
-import { cpuMs, helper, startGateway } from './probe-kit.js';
+import { cpuMs, helper, startGateway, withSlowModel } from './probe-kit.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -28,10 +28,7 @@ const temporal = process.env.TEMPORAL_ADDRESS ? undefined : await startTemporalD
 const body = (model: string) => (s: boolean) => JSON.stringify({ model, messages: [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }], stream: s });
 for (let round = 0; round < rounds; round++) {
   for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
-    const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 });
-    (settings.providers as object[]).push({ id: 'slow', type: 'openai', baseUrl: `${slow.url}/v1`, apiKey: 'sk-fake-slow', timeoutMs: 30_000 });
-    const [fakeModel] = settings.models as Record<string, unknown>[];
-    (settings.models as object[]).push({ ...fakeModel, id: 'fake-slow', targets: [{ provider: 'slow', upstreamModel: 'gpt-fake-slow' }] });
+    const settings = withSlowModel(fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 }), slow.url);
     const gateway = await startGateway({ entry: variant.entry, nodeArgs: variant.flags, settings, temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address });
     const { child, url, apiKey } = gateway;
     const target: Target = { name: variant.name, url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, body: body('fake-model') };
