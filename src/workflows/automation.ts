@@ -236,6 +236,13 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     }, ended);
   }
 
+  /** Counts a scheduled fire that does not run, logs why, and saves the state (one activity, as before). */
+  async function skipFire(level: 'info' | 'warn', reason: string, dueAt: number, fields: Record<string, unknown>): Promise<void> {
+    state.skippedFires += 1;
+    log[level](reason, { dueAt: iso(dueAt), ...fields });
+    await saveState();
+  }
+
   /**
    * Starts the run of the pending fire ahead of it (code 2): the run waits for the fire on its own
    * timer, so the fire's instant costs the run's workflow task alone, not also this workflow's
@@ -248,15 +255,11 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     state.nextRunAt = computeNext(Math.max(now, fireAt));
     state.lastFireAt = fireAt;
     if (now - fireAt > CATCH_UP_WINDOW_MS) {
-      state.skippedFires += 1;
-      log.warn('Scheduled fire missed past the catch-up window: skipped', { dueAt: iso(fireAt), automationId: state.automationId });
-      await saveState();
+      await skipFire('warn', 'Scheduled fire missed past the catch-up window: skipped', fireAt, { automationId: state.automationId });
     } else if (fireAt < now && state.armed) {
       // Catching up while the run started ahead of an earlier fire has not ended: it is the catch-up
       // run if it has not begun, and this fire overlaps it if it has.
-      state.skippedFires += 1;
-      log.info('Scheduled fire skipped: the run of an earlier fire has not ended', { dueAt: iso(fireAt), automationId: state.automationId });
-      await saveState();
+      await skipFire('info', 'Scheduled fire skipped: the run of an earlier fire has not ended', fireAt, { automationId: state.automationId });
     } else {
       const runId = uuid4();
       // The snapshot as of after the fire (nextRunAt: the one after it), written by the run at its fire.
@@ -293,13 +296,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     await forgetEndedRuns(now);
     state.nextRunAt = computeNext(now);
     if (now - dueAt > CATCH_UP_WINDOW_MS) {
-      state.skippedFires += 1;
-      log.warn('Scheduled fire missed past the catch-up window: skipped', { dueAt: iso(dueAt), automationId: state.automationId });
-      await saveState();
+      await skipFire('warn', 'Scheduled fire missed past the catch-up window: skipped', dueAt, { automationId: state.automationId });
     } else if (state.running.length > 0) {
-      state.skippedFires += 1;
-      log.info('Scheduled fire skipped: a run is still running', { dueAt: iso(dueAt), running: state.running.length });
-      await saveState();
+      await skipFire('info', 'Scheduled fire skipped: a run is still running', dueAt, { running: state.running.length });
     } else if (takes(FIRE_STARTS_RUN_PATCH)) {
       await startScheduledRun(now);
     } else {
