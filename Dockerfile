@@ -32,4 +32,5 @@ RUN mkdir -p /var/lib/ai-workspace && chown node:node /var/lib/ai-workspace
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "dist/api/main.js"]
+# The API's young-generation bound (src/node-flags.ts): V8 reads it only from the command line.
+CMD ["node", "--max-semi-space-size=8", "dist/api/main.js"]

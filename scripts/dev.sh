@@ -10,4 +10,5 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then bash scripts/temporal.sh prepare; fi
 # glibc raises its mmap threshold after each large free, so later large blocks come from the heap
 # and leave holes there: a fixed threshold keeps them on mmap (~100 MB less RSS idle, BENCHMARKS.md).
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-262144}"
-exec node --import tsx src/dev/runner.ts
+# The API's young-generation bound (src/node-flags.ts) for the runner's main thread.
+exec node --max-semi-space-size=8 --import tsx src/dev/runner.ts

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
+import { API_NODE_FLAGS, withNodeFlags } from '../../src/node-flags.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 import { gatewayEnv } from './gateway-env.js';
@@ -37,7 +38,8 @@ const database = process.env.DATABASE_URL ? await createScratchDatabase(process.
 const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 });
 const port = await freePort();
 const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
-const nodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// The production command line's flags (Dockerfile) unless GATEWAY_NODE_ARGS sets them.
+const nodeArgs = withNodeFlags(API_NODE_FLAGS, (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean), '');
 const command = process.env.GATEWAY_WRAPPER ? process.env.GATEWAY_WRAPPER.split(' ') : [];
 const callgrind = instructionRequests > 0 ? callgrindSetup() : undefined;
 if (callgrind) {

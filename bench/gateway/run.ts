@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
+import { API_NODE_FLAGS } from '../../src/node-flags.js';
 import { FAKE_EMBEDDING_MODEL, fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 import { gatewayEnv } from './gateway-env.js';
@@ -68,7 +69,8 @@ async function startGateway(upstreamUrl: string, slowUpstreamUrl: string): Promi
   const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
   // GATEWAY_CPU_PROFILE_DIR=<dir>: V8 CPU profiles of the gateway's processes, written at exit.
   const profile = process.env.GATEWAY_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.GATEWAY_CPU_PROFILE_DIR)}`] : [];
-  const child = spawn(process.execPath, [...profile, path.resolve(root, process.env.GATEWAY_ENTRY ?? 'dist/api/main.js')], {
+  // The production command line's flags (Dockerfile), then the profiler's.
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, ...profile, path.resolve(root, process.env.GATEWAY_ENTRY ?? 'dist/api/main.js')], {
     env: gatewayEnv({
       port,
       gatewayConfig: writeGatewayConfig(settings),

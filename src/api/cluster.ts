@@ -9,6 +9,7 @@ import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { API_NODE_FLAGS, withNodeFlags } from '../node-flags.js';
 
 /** Set on the processes the primary forks: 0 for the first, which runs the once-per-service chores. */
 export const API_PROCESS_INDEX_ENV = 'AIW_API_PROCESS_INDEX';
@@ -39,6 +40,8 @@ export function isFirstApiProcess(): boolean {
  */
 export function superviseApiProcesses(count: number, logger: Logger): () => Promise<void> {
   let stopping = false;
+  // A bare `node dist/api/main.js` still gives its forks the API's young-generation bound.
+  cluster.setupPrimary({ execArgv: withNodeFlags(API_NODE_FLAGS) });
   const fork = (index: number): Worker => {
     const worker = cluster.fork({ [API_PROCESS_INDEX_ENV]: String(index) });
     worker.on('exit', (code, signal) => {

@@ -10,6 +10,7 @@ import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/tls
 import type { Logger } from '../logger.js';
 import { createActivities } from '../activities/index.js';
 import { runsTaskQueue } from '../config.js';
+import { isNodeFlagGiven } from '../node-flags.js';
 import { organizationActivityInterceptor } from '../payloads/activity-scope.js';
 import { workerDataConverter } from '../payloads/data-converters.js';
 import type { AppDeps } from '../runtime-deps.js';
@@ -103,10 +104,8 @@ export const WORKER_HEAP_GROWING_PERCENT = 50;
  * so it holds for every thread. A value given on the command line or in NODE_OPTIONS is kept.
  */
 function boundWorkerHeaps(): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  const isGiven = (name: RegExp) => given.some((flag) => name.test(flag));
-  if (!isGiven(/^--max[-_]semi[-_]space[-_]size/)) v8.setFlagsFromString(`--max-semi-space-size=${WORKFLOW_THREAD_SEMI_SPACE_MB}`);
-  if (!isGiven(/^--heap[-_]growing[-_]percent/)) v8.setFlagsFromString(`--heap-growing-percent=${WORKER_HEAP_GROWING_PERCENT}`);
+  if (!isNodeFlagGiven('--max-semi-space-size')) v8.setFlagsFromString(`--max-semi-space-size=${WORKFLOW_THREAD_SEMI_SPACE_MB}`);
+  if (!isNodeFlagGiven('--heap-growing-percent')) v8.setFlagsFromString(`--heap-growing-percent=${WORKER_HEAP_GROWING_PERCENT}`);
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
