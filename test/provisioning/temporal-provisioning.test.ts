@@ -16,6 +16,7 @@ import {
   type DevServer,
   type DevServerSources,
 } from '../../src/dev/temporal-server.js';
+import { API_NODE_FLAGS } from '../../src/node-flags.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-provisioning-'));
@@ -154,6 +155,8 @@ describe('scripts/temporal.sh prepare (what dev.sh and test.sh run)', () => {
 });
 
 describe('scripts/dev.sh', () => {
+  /** The runner's command line: the API's node flags (src/node-flags.ts), then tsx and the runner. */
+  const RUNNER_ARGS = `${API_NODE_FLAGS.join(' ')} --import tsx src/dev/runner.ts`;
   /** A scratch copy of the repo's start scripts, a no-op ensure-deps, and a `node` that records its arguments. */
   function devShCopy() {
     const repo = freshDir('repo');
@@ -174,7 +177,7 @@ describe('scripts/dev.sh', () => {
     const dev = devShCopy();
     const result = dev.run(scriptEnv([dev.nodeDir, tools], home));
     expect(result.status, result.stderr).toBe(0);
-    expect(dev.nodeArgs()).toBe('--import tsx src/dev/runner.ts');
+    expect(dev.nodeArgs()).toBe(RUNNER_ARGS);
     expect(result.stderr).toContain('the Temporal SDK will download a dev server at start');
   });
 
@@ -183,7 +186,7 @@ describe('scripts/dev.sh', () => {
     const go = fakeGo();
     const result = dev.run(scriptEnv([dev.nodeDir, tools, go.dir], home, { TEMPORAL_ADDRESS: 'temporal.internal:7233' }));
     expect(result.status, result.stderr).toBe(0);
-    expect(dev.nodeArgs()).toBe('--import tsx src/dev/runner.ts');
+    expect(dev.nodeArgs()).toBe(RUNNER_ARGS);
     expect(result.stderr).not.toContain('[temporal.sh]');
     expect(go.calls()).toEqual([]);
   });
@@ -194,7 +197,7 @@ describe('scripts/dev.sh', () => {
     const result = dev.run(scriptEnv([dev.nodeDir, tools, go.dir], home));
     expect(result.status, result.stderr).toBe(0);
     expect(go.calls()).toHaveLength(1);
-    expect(dev.nodeArgs()).toBe('--import tsx src/dev/runner.ts');
+    expect(dev.nodeArgs()).toBe(RUNNER_ARGS);
   });
 });
 
