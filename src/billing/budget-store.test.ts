@@ -9,6 +9,7 @@ import type { CounterHit } from '../rate-limit/counters.js';
 import { openSharedState, type SharedState } from '../redis.js';
 import type { BudgetStore, HoldRequest } from './budget-store.js';
 import { budgetStoreFor } from './budget-store-for.js';
+import { startMonitor } from '../../test/helpers/redis-monitor.js';
 
 const stores: { name: string; open: () => Promise<SharedState> }[] = [
   { name: 'in-process twin', open: async () => openSharedState({}, createLogger({ level: 'silent' })) },
@@ -115,7 +116,7 @@ describe('budget store closes on Redis', () => {
       await store.initialise(ref, { cap: null, version: 1 }, 0, 3600);
       const ids = Array.from({ length: 25 }, (_, i) => `hold-${i}`);
       for (const holdId of ids) await store.hold({ ...ref, holdId, amount: 10, nowMs: 1, expiresAtMs: 60_000 });
-      const monitor = await shared.redis!.duplicate().monitor();
+      const monitor = await startMonitor(shared.redis!);
       const closes: string[][] = [];
       monitor.on('monitor', (_time: string, args: string[]) => {
         if (/^eval/i.test(args[0] ?? '') && Number(args[2]) === 2 && args.some((arg) => arg.includes(`{${ref.organizationId}}`))) closes.push(args);

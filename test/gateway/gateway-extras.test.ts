@@ -9,6 +9,7 @@ import { FAKE_EMBEDDING_MODEL, FAKE_PRICES, fakeGatewayConfig, startFakeUpstream
 import { BudgetLedger } from '../../src/billing/budget-ledger.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
+import { startMonitor } from '../helpers/redis-monitor.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
@@ -233,7 +234,7 @@ describe('keys with their own limits', () => {
 describe('Redis round trips', () => {
   /** Scripts run for `org` while `act` runs (and shortly after): EVALSHA, sha, key count, keys, args. */
   async function scriptsDuring(org: TestOrganization, act: () => Promise<void>): Promise<string[][]> {
-    const monitor = await stack.runtime.shared.redis!.duplicate().monitor();
+    const monitor = await startMonitor(stack.runtime.shared.redis!);
     const scripts: string[][] = [];
     monitor.on('monitor', (_time: string, args: string[]) => {
       // Every key of the request carries the organization in its hash tag.
