@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
+import { API_NODE_FLAGS, withNodeFlags } from '../../src/node-flags.js';
 import { fakeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { runLoad, type Target } from './load.js';
 import { cpuMs, helper, startGateway } from './probe-kit.js';
@@ -29,7 +30,8 @@ const bare: Target = { ...direct, name: 'bare', url: bareProxy.url };
 const gateways: { name: string; child: ChildProcess; target: Target; stop: () => Promise<void> }[] = [];
 for (const entry of entries) {
   const settings = fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 });
-  const nodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The production command line's flags (Dockerfile), as in run.ts, unless GATEWAY_NODE_ARGS sets them.
+  const nodeArgs = withNodeFlags(API_NODE_FLAGS, (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean), '');
   const gateway = await startGateway({ entry, nodeArgs, settings, temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address });
   const name = path.relative(root, entry);
   const target: Target = { name, url: gateway.url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${gateway.apiKey}` }, body: body('fake-model') };
