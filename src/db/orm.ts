@@ -57,7 +57,7 @@ async function ormOptions(target: DatabaseTarget, logger?: Logger): Promise<Opti
   if (!dir.startsWith('memory://')) fs.mkdirSync(path.dirname(dir), { recursive: true });
   // knex-pglite opens PGlite on `connection.filename` (empty = in-memory). Imported only here:
   // a PostgreSQL deployment never loads PGlite (~35 MB of memory).
-  const { PGliteDriver } = await import('mikro-orm-pglite');
+  const { PGliteDriver } = await import('./pglite-driver.js');
   return {
     ...common,
     driver: PGliteDriver as unknown as Options['driver'],
