@@ -2,8 +2,10 @@
 // PATH holding a fake `temporal` or a fake `go` (nothing is built or downloaded), an empty HOME
 // for the cache, scripts/dev.sh in a scratch copy of the repo with a fake `node`, and the
 // TypeScript side's order (CLI, then the SDK's download) with the script's real answers.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -134,6 +136,107 @@ describe('scripts/temporal.sh path', () => {
     ]);
     expect(result.stderr).toMatch(/go install failed for v1\.5\.1 v1\.5\.0 v1\.4\.1: no network/);
     expect(fs.readdirSync(cache)).toEqual(['.build.lock']);
+  });
+});
+
+// The release download, from a loopback mirror (TEMPORAL_CLI_DOWNLOAD_BASE): never a real download.
+describe('scripts/temporal.sh: the release download comes before the Go build', () => {
+  /** The commands the download needs besides the script's own. */
+  const downloadTools = (() => {
+    const dir = freshDir('download-tools');
+    for (const command of ['curl', 'tar', 'gzip', 'sha256sum', 'uname', 'tr', 'awk', 'cut']) fs.symlinkSync(which(command), path.join(dir, command));
+    return dir;
+  })();
+  const platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
+  const archiveName = `temporal_cli_1.5.1_${platform}.tar.gz`;
+
+  /** A release archive holding a `temporal` that says it was downloaded, and its checksums file. */
+  function releaseFiles(options: { wrongChecksum?: boolean } = {}): Map<string, Buffer> {
+    const dir = freshDir('release');
+    executable(path.join(dir, 'temporal'), 'echo downloaded');
+    spawnSync('tar', ['-czf', path.join(dir, archiveName), '-C', dir, 'temporal']);
+    const archive = fs.readFileSync(path.join(dir, archiveName));
+    const digest = createHash('sha256').update(options.wrongChecksum ? 'something else' : archive).digest('hex');
+    const sums = `${'0'.repeat(64)}  temporal_cli_1.5.1_other_arch.tar.gz\n${digest}  ${archiveName}\n`;
+    return new Map([
+      [`/v1.5.1/${archiveName}`, archive],
+      ['/v1.5.1/temporal_cli_1.5.1_checksums.txt', Buffer.from(sums)],
+    ]);
+  }
+
+  async function mirror(files: Map<string, Buffer>): Promise<{ base: string; requests: string[]; close(): Promise<void> }> {
+    const requests: string[] = [];
+    const server = http.createServer((req, res) => {
+      requests.push(req.url ?? '');
+      const body = files.get(req.url ?? '');
+      res.writeHead(body ? 200 : 404).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { base: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  /** The script run without blocking this process (the mirror answers from it). */
+  async function temporalShAsync(args: string[], env: NodeJS.ProcessEnv) {
+    return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(BASH, [path.join(root, 'scripts/temporal.sh'), ...args], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) => {
+        resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout: stdout.trim(), stderr });
+      });
+    });
+  }
+
+  it('downloads the pinned release into the versioned cache, checked against its checksums, and never runs Go', async () => {
+    const server = await mirror(releaseFiles());
+    try {
+      const go = fakeGo();
+      const result = await temporalShAsync(['path'], scriptEnv([tools, downloadTools, go.dir], home, { TEMPORAL_CLI_DOWNLOAD_BASE: server.base }));
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toBe(path.join(cache, 'v1.5.1/temporal'));
+      expect(spawnSync(result.stdout, { encoding: 'utf8' }).stdout.trim()).toBe('downloaded');
+      expect(go.calls()).toEqual([]);
+      expect(server.requests).toEqual(['/v1.5.1/temporal_cli_1.5.1_checksums.txt', `/v1.5.1/${archiveName}`]);
+      expect(fs.readdirSync(path.join(cache, 'v1.5.1'))).toEqual(['temporal']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses an archive whose checksum does not match and builds with Go instead', async () => {
+    const server = await mirror(releaseFiles({ wrongChecksum: true }));
+    try {
+      const go = fakeGo();
+      const result = await temporalShAsync(['path'], scriptEnv([tools, downloadTools, go.dir], home, { TEMPORAL_CLI_DOWNLOAD_BASE: server.base }));
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toContain('does not match the release\'s checksum');
+      expect(go.calls()).toHaveLength(1);
+      expect(spawnSync(result.stdout, { encoding: 'utf8' }).stdout.trim()).toBe('built');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without a network to download from, falls back to the Go build within seconds', async () => {
+    const closedPort = await freePort();
+    const go = fakeGo();
+    const started = Date.now();
+    const result = await temporalShAsync(['path'], scriptEnv([tools, downloadTools, go.dir], home, { TEMPORAL_CLI_DOWNLOAD_BASE: `http://127.0.0.1:${closedPort}` }));
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/download of v1\.5\.1 failed after \d+ s \(no network\?\)/);
+    expect(go.calls()).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('TEMPORAL_CLI_DOWNLOAD=0 skips the download', async () => {
+    const server = await mirror(releaseFiles());
+    try {
+      const go = fakeGo();
+      const result = await temporalShAsync(['path'], scriptEnv([tools, downloadTools, go.dir], home, { TEMPORAL_CLI_DOWNLOAD_BASE: server.base, TEMPORAL_CLI_DOWNLOAD: '0' }));
+      expect(result.status, result.stderr).toBe(0);
+      expect(server.requests).toEqual([]);
+      expect(go.calls()).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 });
 
