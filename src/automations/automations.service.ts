@@ -209,14 +209,17 @@ export async function runAutomationNow(deps: Deps, caller: Caller, id: string) {
  */
 export async function startAutomationRun(
   deps: Deps,
-  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown; runId?: string; retryOf?: string },
+  request: { organizationId: string; automationId: string; trigger: Exclude<RunTrigger, 'schedule'>; context?: unknown; runId?: string; retryOf?: string; notify?: string },
 ): Promise<{ runId: string; automationId: string; status: 'running'; startedAt: string }> {
   const automation = await deps.orm.em.fork().findOne(Automation, { id: request.automationId, organizationId: request.organizationId });
   if (!automation) throw notFound('Automation');
   const { runId } = request;
   const started = await withAutomationWorkflow(deps, automation, (handle) =>
     handle.executeUpdate(runNowUpdate, {
-      args: [{ trigger: request.trigger, context: request.context ?? null, ...(runId ? { runId } : {}), ...(request.retryOf ? { retryOf: request.retryOf } : {}) }],
+      args: [{
+        trigger: request.trigger, context: request.context ?? null,
+        ...(runId ? { runId } : {}), ...(request.retryOf ? { retryOf: request.retryOf } : {}), ...(request.notify ? { notify: request.notify } : {}),
+      }],
       // The server answers a repeat within the same workflow run with the first outcome; the
       // workflow itself dedupes repeats that reach a later run (after continue-as-new).
       ...(runId ? { updateId: `run/${runId}` } : {}),

@@ -1,13 +1,14 @@
 // The automation step of a webhook execution: a run of the automation with trigger `webhook`
-// and the body as its context, through the automations feature; then its outcome, read back as
-// the run finishes, becomes the execution's outcome.
+// and the body as its context, through the automations feature. The run signals the execution
+// when it ends (`notify`); its row is read back only by executions from before that signal, and
+// as a safety net for a run that ended without sending it (terminated by an operator).
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AppDeps } from '../runtime-deps.js';
 import { startAutomationRun } from '../automations/automations.service.js';
 import { AutomationRun } from '../automations/entities.js';
 import type { WebhookExecutionInput } from '../workflows/webhook-execution.contract.js';
 import { asActivityFailure } from './assistant-run.js';
-import { webhookRunId } from './webhook-ids.js';
+import { executionWorkflowId, webhookRunId } from './webhook-ids.js';
 
 export interface AutomationRunProgress {
   runId: string;
@@ -27,6 +28,7 @@ export async function startRunForWebhook(deps: AppDeps, input: WebhookExecutionI
       context: input.body,
       // A retried activity (or a replayed execution) asks for the same run: one run per execution.
       runId: webhookRunId(input.executionId),
+      notify: executionWorkflowId(input.executionId),
     });
     return { runId: run.runId };
   } catch (error) {

@@ -82,6 +82,11 @@ export interface RunNowInput {
    * repeated request returns the run it already started instead of starting another.
    */
   runId?: string;
+  /**
+   * A workflow waiting for this run's end (`webhook/<executionId>`): the run signals it
+   * `automationRunEnded` when it ends, whatever the outcome.
+   */
+  notify?: string;
 }
 
 export interface StartedRun {

@@ -136,14 +136,14 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
    * id is requested. A run recorded by an earlier request is not started again; its workflow is
    * started only if it never was (REJECT_DUPLICATE: a finished run/<id> is never repeated).
    */
-  function startRequestedRun(runId: string, trigger: RunTrigger, context: unknown): Promise<StartedRun | null> {
+  function startRequestedRun(runId: string, trigger: RunTrigger, context: unknown, notify?: string): Promise<StartedRun | null> {
     const pending = requestedRuns.get(runId);
     if (pending) return pending;
     const starting = (async (): Promise<StartedRun | null> => {
       const started = await recordRun(runId, trigger, context);
       if (!started) return null;
       try {
-        await startRunWorkflow(runId, trigger, 'REJECT_DUPLICATE');
+        await startRunWorkflow(runId, trigger, 'REJECT_DUPLICATE', undefined, notify);
         if (!state.running.some((run) => run.runId === runId)) state.running.push({ runId, startedAt: Date.parse(started.startedAt) });
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
@@ -197,7 +197,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     }
   }
 
-  async function startRunWorkflow(runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE', begin?: RunBegin): Promise<void> {
+  async function startRunWorkflow(
+    runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE', begin?: RunBegin, notify?: string,
+  ): Promise<void> {
     const child = await startChild(runWorkflow, {
       workflowId: `run/${runId}`,
       // Runs have a queue of their own, so their tasks never delay a fire (older states: this one's).
@@ -205,6 +207,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       args: [{
         runId, automationId: state.automationId, organizationId: state.organizationId, trigger, parentWorkflowId: workflowInfo().workflowId,
         ...(begin ? { begin } : {}),
+        ...(notify ? { notify } : {}),
         // Replay compares a child's id and type, not its input: no patch needed for this field.
         codeVersion: RUN_CODE,
       }],
@@ -377,7 +380,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
 
   setHandler(runNowUpdate, async (input: RunNowInput): Promise<StartedRun> => {
     const started = input.runId && takes(IDEMPOTENT_RUN_NOW_PATCH)
-      ? await startRequestedRun(input.runId, input.trigger, input.context)
+      ? await startRequestedRun(input.runId, input.trigger, input.context, input.notify)
       : await startRun(input.trigger, input.context, input.retryOf);
     changed = true;
     if (!started) throw ApplicationFailure.nonRetryable('The automation no longer exists', 'not_found');

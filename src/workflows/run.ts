@@ -25,6 +25,7 @@ import type { ToolCallResult } from '../connectors/tool-use.js';
 import type { RunTrigger } from '../automations/entities.js';
 import type { RunStep, ScheduleSnapshot } from '../automations/run-activities.js';
 import { CATCH_UP_WINDOW_MS, disarmSignal } from './automation.contract.js';
+import { automationRunEndedSignal, type AutomationRunEnded } from './webhook-execution.contract.js';
 
 export interface RunWorkflowInput {
   runId: string;
@@ -43,6 +44,8 @@ export interface RunWorkflowInput {
    * choice replays the same; runs started without it (older automations' code) ask the patches.
    */
   codeVersion?: number;
+  /** The workflow waiting for this run's end (a webhook execution): signalled when it ends. */
+  notify?: string;
 }
 
 /** What `codeVersion` the automation workflow gives the runs it starts now (2: `begin.fireAt` is known). */
@@ -148,6 +151,8 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   const fireAt = input.begin?.fireAt;
   // Until its fire a run started ahead of it has no row: a cancel then ends it without one.
   let begun = fireAt === undefined;
+  /** What the waiting workflow (`notify`) hears; replaced as the run ends. */
+  let ended: Omit<AutomationRunEnded, 'runId' | 'usage'> = { status: 'failure', output: null, error: 'The automation no longer exists' };
   try {
     if (fireAt !== undefined) {
       const waited = await waitForFire(Date.parse(fireAt));
@@ -179,16 +184,32 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
       await deliverRunOutput({ runId, channelIndex, output });
     }
     await complete({ runId, status: 'success', output, error: null, ...totals });
+    ended = { status: 'success', output, error: null };
     return { status: 'success', ...totals };
   } catch (error) {
     if (!begun) throw error;
     // A cancel from the API, the Web UI or `temporal workflow cancel` ends the run as `cancelled`.
     const message = isCancellation(error) ? 'cancelled' : runError(error);
     await CancellationScope.nonCancellable(() => complete({ runId, status: 'failure', output, error: message, ...totals }));
+    ended = { status: 'failure', output, error: message };
     if (isCancellation(error)) throw error;
     throw ApplicationFailure.nonRetryable(message, 'run_failed');
   } finally {
     if (!lean) await CancellationScope.nonCancellable(() => reportFinished(input));
+    if (input.notify) await CancellationScope.nonCancellable(() => tellWaiter(input.notify!, { runId, ...ended, usage: usageOf(totals) }));
+  }
+}
+
+function usageOf(totals: RunTotals): AutomationRunEnded['usage'] {
+  return { inputTokens: totals.tokensInput, outputTokens: totals.tokensOutput, cost: totals.estimatedCost };
+}
+
+/** Tells the workflow that waits for this run (a webhook execution) how it ended. */
+async function tellWaiter(workflowId: string, ended: AutomationRunEnded): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(workflowId).signal(automationRunEndedSignal, ended);
+  } catch {
+    // The execution is gone (terminated by an operator): nobody waits any more.
   }
 }
 

@@ -2,15 +2,23 @@
 // request, so an acknowledged execution is never lost. The request body is the context: an
 // assistant webhook runs the assistant once through the gateway and delivers the answer to its
 // channels (with its tools, each tool call its own activity, as automation runs do); an automation
-// webhook creates a run of that automation with trigger `webhook`. An assistant execution first
+// webhook creates a run of that automation with trigger `webhook` and waits, with no cap, for the
+// run's signal that it ended (patch `run-signals-execution`; older executions poll the run's row
+// for up to a day). An assistant execution first
 // scans the prompts and the payload for DLP in an activity of its own (patch `webhook-dlp-activity`).
 // The execution record in the database follows along (running, then success or failure), so the
 // status lookup never depends on Temporal visibility.
-import { ActivityFailure, ApplicationFailure, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, isCancellation, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
 import type { ToolCallResult } from '../connectors/tool-use.js';
-import type { WebhookExecutionInput, WebhookExecutionOutcome, WebhookExecutionWorkflow } from './webhook-execution.contract.js';
+import {
+  automationRunEndedSignal,
+  type AutomationRunEnded,
+  type WebhookExecutionInput,
+  type WebhookExecutionOutcome,
+  type WebhookExecutionWorkflow,
+} from './webhook-execution.contract.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
@@ -141,16 +149,50 @@ function withoutToolCalls<T extends { toolCalls?: unknown }>(step: T): Omit<T, '
   return rest;
 }
 
-/** Polling schedule for the run's outcome: quick at first, then at most every 30 s, for up to a day. */
+const runStart = proxyActivities<Activities>({
+  // The automation's workflow applies the start; while no worker answers for it (a worker restart
+  // waits out its sticky queue first) the start answers 503 and is tried again, with no limit on
+  // attempts: an acknowledged event waits out a restart instead of failing. A refusal (the
+  // automation is gone, its owner disabled) is not retried.
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  summary: 'Start a run of the automation',
+});
+
+/** Marks executions that learn their run's end from the run's signal; older ones poll its row. */
+export const RUN_SIGNALS_EXECUTION_PATCH = 'run-signals-execution';
+/** While it waits for the signal, the run's row is read this often: the net for a run that ended without sending it (terminated). */
+const RUN_ROW_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * Creates the run, then waits for it to end: the run (the automation's child, not this
+ * workflow's) signals its outcome. No cap on the wait: a run may wait for hours (approvals).
+ */
+async function runAutomation(input: WebhookExecutionInput): Promise<WebhookExecutionOutcome> {
+  if (!patched(RUN_SIGNALS_EXECUTION_PATCH)) return followAutomationRunRow(input);
+  let ended: AutomationRunEnded | undefined;
+  setHandler(automationRunEndedSignal, (signal) => {
+    ended ??= signal;
+  });
+  const { runId } = await runStart.startAutomationRunForWebhook(input);
+  while (!(await condition(() => ended !== undefined, RUN_ROW_CHECK_MS))) {
+    const run = await bookkeeping.readAutomationRunProgress({ organizationId: input.organizationId, runId });
+    if (run.status !== 'running') {
+      ended = { runId, status: run.status, output: run.output, error: run.error, usage: run.usage ?? { inputTokens: 0, outputTokens: 0, cost: 0 } };
+    }
+  }
+  const outcome = ended!;
+  if (outcome.status === 'failure') throw ApplicationFailure.nonRetryable(outcome.error ?? 'The automation run failed', 'RunFailed');
+  return { output: outcome.output, runId, usage: outcome.usage };
+}
+
+/** Polling schedule of executions from before the run's signal: quick at first, then at most every 30 s, for up to a day. */
 const RUN_POLL_INTERVALS_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 const RUN_WAIT_LIMIT_MS = 24 * 60 * 60 * 1000;
 
-/**
- * Creates the run, then follows it to its end with durable timers (the run is the automation
- * feature's child workflow; its record is the outcome that matters here).
- */
-async function runAutomation(input: WebhookExecutionInput): Promise<WebhookExecutionOutcome> {
-  const { runId } = await work.startAutomationRunForWebhook(input);
+/** Executions from before `run-signals-execution`: follow the run's row on durable timers. */
+async function followAutomationRunRow(input: WebhookExecutionInput): Promise<WebhookExecutionOutcome> {
+  const { runId } = await runStart.startAutomationRunForWebhook(input);
   let waitedMs = 0;
   for (let poll = 0; waitedMs < RUN_WAIT_LIMIT_MS; poll++) {
     const run = await bookkeeping.readAutomationRunProgress({ organizationId: input.organizationId, runId });

@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutomationRun } from '../../src/automations/entities.js';
 import { createWebhookActivities } from '../../src/webhooks/activities.js';
-import { randomExecutionId } from '../../src/webhooks/webhook-ids.js';
+import { randomExecutionId, webhookRunId } from '../../src/webhooks/webhook-ids.js';
 import { automationStateQuery, runNowUpdate } from '../../src/workflows/automation.contract.js';
 import type { WebhookExecutionInput } from '../../src/workflows/webhook-execution.contract.js';
+import { RECORDING, patchIds, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -70,6 +71,43 @@ describe('automation webhooks', () => {
 
     const description = await stack.runtime.temporal.client.workflow.getHandle(`webhook/${ack.body.executionId}`).describe();
     expect(description.searchAttributes.AutomationId).toEqual([automationId]);
+  });
+
+  it("learns the run's end from the run's signal, without polling the run's row", async () => {
+    const automationId = await createAutomation();
+    const created = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.member.key });
+    const ack = await call(stack.baseUrl, 'POST', pathOf(created.body.url), { body: { event: 'signal.check' } });
+    expect(ack.status).toBe(202);
+    const finished = await finishedExecution(ack.body.executionId);
+    expect(finished.body.status).toBe('success');
+
+    const history = await stack.runtime.temporal.client.workflow.getHandle(`webhook/${ack.body.executionId}`).fetchHistory();
+    const events = history.events ?? [];
+    const signals = events.filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'automationRunEnded');
+    expect(signals).toHaveLength(1);
+    const activities = events.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(activities).toContain('startAutomationRunForWebhook');
+    expect(activities).not.toContain('readAutomationRunProgress');
+    expect(patchIds(history)).toEqual(['run-signals-execution']);
+    if (RECORDING) writeHistoryFixture('webhook-execution-automation.run-signal.history.bin', history);
+  });
+
+  it("fails the execution with the run's error when the run fails", async () => {
+    const automationId = await createAutomation();
+    const created = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.member.key });
+    // The budget is spent: the run fails with budget_exceeded, and the execution with it.
+    expect((await call(stack.baseUrl, 'PUT', '/billing/budget', { key: org.owner.key, body: { monthlyCap: 0 } })).status).toBe(200);
+    try {
+      const ack = await call(stack.baseUrl, 'POST', pathOf(created.body.url), { body: { event: 'over.budget' } });
+      const finished = await finishedExecution(ack.body.executionId);
+      expect(finished.body.status).toBe('failure');
+      expect(finished.body.error).toContain('budget_exceeded');
+      const run = await stack.runtime.orm.em.fork().findOneOrFail(AutomationRun, { id: webhookRunId(ack.body.executionId) });
+      expect(run.status).toBe('failure');
+      expect(finished.body.error).toBe(run.error);
+    } finally {
+      await call(stack.baseUrl, 'PUT', '/billing/budget', { key: org.owner.key, body: { monthlyCap: null } });
+    }
   });
 
   it('lists active webhooks and revokes one: its URL answers 404 at once, the other keeps working', async () => {

@@ -103,6 +103,7 @@ const PATCHES: Record<string, string[]> = {
   'webhook-execution-assistant.patched.history.bin': ['assistant-tools'],
   'webhook-execution-automation.history.bin': [],
   'webhook-execution-automation.patched.history.bin': [],
+  'webhook-execution-automation.run-signal.history.bin': ['run-signals-execution'],
 };
 
 describe('replay of recorded histories', () => {
