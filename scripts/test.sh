@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what it needs (npm packages, the Temporal CLI, Chromium), type-checks,
-# lints, checks for import cycles (scripts/check-cycles.sh), then runs every unit and integration
-# test on the real stack. Tests use PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (or
+# The whole test suite: installs what it needs (npm packages, the Temporal CLI, Chromium, curl and
+# jq for the README tour), type-checks, lints, checks for import cycles (scripts/check-cycles.sh),
+# then runs every unit and integration test on the real stack. Tests use PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set (or
 # are found listening on 127.0.0.1; TEST_USE_LOCAL_SERVICES=0 turns that off), and embedded PGlite
 # plus the in-process fallbacks otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-tour-tools.sh
 # The tests start their own Temporal dev server: the CLI (built now if needed), else the SDK's download.
 bash scripts/temporal.sh prepare
 
