@@ -35,7 +35,8 @@ describe('health', () => {
     expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok', temporal: 'ok' } });
   });
 
-  it('answers /readyz with 503 naming the dependency that is unreachable', async () => {
+  // Each of these starts a stack of its own (a fresh in-memory PGlite on the embedded defaults).
+  it('answers /readyz with 503 naming the dependency that is unreachable', { timeout: 120_000 }, async () => {
     const broken = await startStack({ worker: false });
     try {
       await broken.runtime.orm.close(true);
@@ -49,7 +50,7 @@ describe('health', () => {
     }
   });
 
-  it('answers /readyz with 503 naming temporal while the Temporal frontend is cut off, and 200 once it is back', async () => {
+  it('answers /readyz with 503 naming temporal while the Temporal frontend is cut off, and 200 once it is back', { timeout: 120_000 }, async () => {
     const [host, port] = inject('temporalAddress').split(':');
     const proxy = await startTcpProxy({ host: host!, port: Number(port) });
     const behindProxy = await startStack({ worker: false, env: { TEMPORAL_ADDRESS: `127.0.0.1:${proxy.port}` } });
@@ -165,7 +166,7 @@ describe('metrics', () => {
     expect(res.text).toContain('process_resident_memory_bytes');
   });
 
-  it('requires the bearer token when METRICS_TOKEN is set', async () => {
+  it('requires the bearer token when METRICS_TOKEN is set', { timeout: 120_000 }, async () => {
     const guarded = await startStack({ worker: false, env: { METRICS_TOKEN: 'scrape-secret' } });
     try {
       expect((await call(guarded.api.url, 'GET', '/metrics')).status).toBe(401);

@@ -90,7 +90,7 @@ async function countedRun(start: (automationId: string) => Promise<string>): Pro
   statements = [];
   const runId = await start(automationId);
   const counted = statements.filter((sql) => !isAuditBatch(sql));
-  process.stdout.write(`[run-statements] ${start.name}: ${counted.length} statements\n`);
+  process.stdout.write(`[run-statements] ${start.name}: ${counted.length} statements\n${counted.map((sql) => `  ${sql.replace(/\s+/g, ' ').slice(0, 100)}`).join('\n')}\n`);
   return { runId, counted };
 }
 

@@ -30,8 +30,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-async function budgetForOneRequest(org: TestOrganization): Promise<void> {
-  const res = await call(stack.baseUrl, 'PUT', '/billing/budget', { key: org.owner.key, body: { monthlyCap: ONE_REQUEST } });
+async function budgetForOneRequest(org: TestOrganization, on: Stack = stack): Promise<void> {
+  const res = await call(on.baseUrl, 'PUT', '/billing/budget', { key: org.owner.key, body: { monthlyCap: ONE_REQUEST } });
   expect(res.status).toBe(200);
 }
 
@@ -59,10 +59,10 @@ async function expectRecordedSpend(org: TestOrganization, cost: number): Promise
   expect(usage.totals.estimatedCost).toBeCloseTo(cost, 9);
 }
 
-async function expectRecordedSpendWithinCap(org: TestOrganization, answered: number): Promise<void> {
+async function expectRecordedSpendWithinCap(org: TestOrganization, answered: number, on: Stack = stack): Promise<void> {
   const usage = await waitFor(
     async () => {
-      const res = await call<any>(stack.baseUrl, 'GET', '/billing/usage', { key: org.owner.key });
+      const res = await call<any>(on.baseUrl, 'GET', '/billing/usage', { key: org.owner.key });
       return res.body.totals.requests === answered ? res.body : undefined;
     },
     { what: 'the usage record of the answered request' },
@@ -139,8 +139,9 @@ describe('a stream longer than the reservation TTL', () => {
   it('keeps its reservation while it runs, so a request arriving after the TTL is still refused', async () => {
     const short = await startStack({ worker: false, shareWith: stack, env: { GATEWAY_CONFIG: gatewayConfig, BUDGET_RESERVATION_TTL_SECONDS: '2' } });
     try {
-      const org = await createTestOrganization(stack.runtime.orm);
-      await budgetForOneRequest(org);
+      // On `short`'s database: the run's PostgreSQL database, or its own in-memory PGlite.
+      const org = await createTestOrganization(short.runtime.orm);
+      await budgetForOneRequest(org, short);
       const words = Array.from({ length: 12 }, (_, i) => `w${i}`);
       upstream.enqueue({ content: words.join(' '), chunkDelayMs: 250 }); // ~3.5 s, past the 2 s TTL
       const response = await fetch(`${short.baseUrl}/chat/completions`, {
@@ -170,9 +171,9 @@ describe('a stream longer than the reservation TTL', () => {
       await readUntil(() => false);
       expect(received.trimEnd().endsWith('data: [DONE]')).toBe(true);
       expect(received).not.toContain('"error"');
-      await expectRecordedSpendWithinCap(org, 1);
+      await expectRecordedSpendWithinCap(org, 1, short);
     } finally {
       await short.stop();
     }
-  }, 20_000);
+  }, 120_000); // a stack of its own starts first (a fresh in-memory PGlite on the embedded defaults)
 });

@@ -4,9 +4,11 @@
 // organizations; OIDC activates an invited user only through their invitation; and the
 // operator's owner-recovery command issues a working owner key.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startOidcProvider, type OidcProviderFixture } from '../fixtures/oidc-provider.js';
 import { startSmtpListener, type SmtpListener } from '../fixtures/smtp.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -146,7 +148,9 @@ describe('OIDC and invitations', () => {
   });
 });
 
-describe('owner recovery', () => {
+// The script and the API share the run's PostgreSQL database; on the embedded defaults the stack's
+// PGlite is in memory, so the embedded case below runs the script on a PGlite directory instead.
+describe.skipIf(!inject('databaseUrl'))('owner recovery', () => {
   const run = promisify(execFile);
   const recover = (args: string[]) =>
     // tsx directly (not through npx): each start compiles the script, slow on a loaded machine.
@@ -171,5 +175,39 @@ describe('owner recovery', () => {
       expect(recover([])).rejects.toMatchObject({ code: 1 }),
     ]);
     expect((await call(stack.baseUrl, 'GET', '/api-keys', { key: team.owner.key })).body.total).toBe(before);
+  }, 180_000);
+});
+
+// On the embedded defaults the operator stops the service (PGlite serves one process at a time),
+// runs the script on its DATA_DIR, and starts it again: the new key is in the database, hashed,
+// for the owner, and audited.
+describe.skipIf(Boolean(inject('databaseUrl')))('owner recovery on the embedded database', () => {
+  it('issues a new owner key on DATA_DIR\'s PGlite, stored hashed for the owner and audited', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'owner-recover-'));
+    try {
+      const { openDatabase } = await import('../../src/db/orm.js');
+      const { hashApiKey } = await import('../../src/identity/api-keys.js');
+      const { ApiKey } = await import('../../src/identity/entities.js');
+      const { AuditEvent } = await import('../../src/audit/entities.js');
+      const target = { pgliteDir: path.join(dataDir, 'pglite') };
+      let orm = await openDatabase(target);
+      const team = await createTestOrganization(orm).finally(() => orm.close(true));
+      const env = { ...process.env, ...(testEnv({ DATABASE_URL: undefined, DATA_DIR: dataDir }) as Record<string, string>) };
+      delete env.DATABASE_URL;
+      const { stdout } = await promisify(execFile)(path.join('node_modules', '.bin', 'tsx'), ['scripts/owner-recover.ts', '--email', team.owner.email], { env, cwd: process.cwd() });
+      const key = /svc_live_[A-Za-z0-9]{32,}/.exec(stdout)?.[0];
+      expect(key, stdout).toBeDefined();
+      orm = await openDatabase(target);
+      try {
+        const stored = await orm.em.fork().findOne(ApiKey, { keyHash: hashApiKey(key!) });
+        expect(stored?.user.id).toBe(team.owner.id);
+        const audit = await orm.em.fork().find(AuditEvent, { organizationId: team.id });
+        expect(audit.map((entry) => entry.action)).toContain('api_key.recovery_issued');
+      } finally {
+        await orm.close(true);
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 180_000);
 });

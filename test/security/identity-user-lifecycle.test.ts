@@ -1,22 +1,24 @@
-// Issue 15, part 3 (user lifecycle), through the HTTP API on two API instances sharing Redis:
+// Issue 15, part 3 (user lifecycle), through the HTTP API on two API instances sharing Redis and
+// PostgreSQL (one instance on the embedded defaults, whose in-memory PGlite one process owns):
 // disabling or removing a user ends their keys at once everywhere, pauses their automations (in
 // the database and in the entity workflow) and makes the webhooks of what they own answer 404
 // until an admin takes ownership; nobody but the owner touches the owner's role, status or keys;
 // the owner hands ownership over with their own endpoint.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { automationStateQuery } from '../../src/workflows/automation.contract.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
-let second: Stack;
+/** A second API instance on the same database and Redis; none on PGlite. */
+let second: Stack | undefined;
 let org: TestOrganization;
 let other: TestOrganization;
 
 beforeAll(async () => {
   stack = await startStack();
-  second = await startStack({ shareWith: stack, worker: false });
+  if (inject('databaseUrl')) second = await startStack({ shareWith: stack, worker: false });
   [org, other] = await Promise.all([createTestOrganization(stack.runtime.orm), createTestOrganization(stack.runtime.orm)]);
 });
 afterAll(async () => {
@@ -25,6 +27,8 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body: unknown, key: string, base = stack.baseUrl) => call(base, method, path, { key, body });
+/** The base URL of every API instance: the checks hold on each. */
+const instances = () => [stack.baseUrl, ...(second ? [second.baseUrl] : [])];
 const pathOf = (url: string) => new URL(url).pathname.replace(/^\/v1/, '');
 const newMember = () => createTestUser(stack.runtime.orm, org.id, 'member');
 
@@ -45,16 +49,14 @@ describe('disabling a user', () => {
     const member = await newMember();
     const work = await ownedWork(member);
     // Warm both instances' credential caches.
-    expect((await api('GET', '/users/me', undefined, member.key)).status).toBe(200);
-    expect((await api('GET', '/users/me', undefined, member.key, second.baseUrl)).status).toBe(200);
+    for (const base of instances()) expect((await api('GET', '/users/me', undefined, member.key, base)).status).toBe(200);
     expect((await post(work.automationHook)).status).toBe(202);
 
     const disabled = await api('PUT', `/users/${member.id}/status`, { status: 'disabled' }, org.admin.key);
     expect(disabled.status, disabled.text).toBe(200);
     expect(disabled.body).toMatchObject({ id: member.id, status: 'disabled' });
 
-    expect((await api('GET', '/users/me', undefined, member.key)).status).toBe(401);
-    expect((await api('GET', '/users/me', undefined, member.key, second.baseUrl)).status).toBe(401);
+    for (const base of instances()) expect((await api('GET', '/users/me', undefined, member.key, base)).status).toBe(401);
 
     const automation = await api('GET', `/automations/${work.automationId}`, undefined, org.admin.key);
     expect(automation.body).toMatchObject({ status: 'paused', ownerId: member.id });
@@ -91,7 +93,7 @@ describe('disabling a user', () => {
     const member = await newMember();
     const work = await ownedWork(member);
     expect((await api('DELETE', `/users/${member.id}`, undefined, org.admin.key)).status).toBe(204);
-    expect((await api('GET', '/users/me', undefined, member.key, second.baseUrl)).status).toBe(401);
+    for (const base of instances()) expect((await api('GET', '/users/me', undefined, member.key, base)).status).toBe(401);
     expect((await api('GET', `/automations/${work.automationId}`, undefined, org.admin.key)).body.status).toBe('paused');
     expect((await post(work.automationHook)).status).toBe(404);
     expect((await post(work.assistantHook)).status).toBe(404);
@@ -130,8 +132,10 @@ describe("the owner's account", () => {
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ id: team.admin.id, role: 'owner' });
     // Both keys act with the new roles at once, on the other instance too.
-    expect((await api('GET', '/users/me', undefined, team.owner.key, second.baseUrl)).body.role).toBe('admin');
-    expect((await api('GET', '/users/me', undefined, team.admin.key, second.baseUrl)).body.role).toBe('owner');
+    for (const base of instances()) {
+      expect((await api('GET', '/users/me', undefined, team.owner.key, base)).body.role).toBe('admin');
+      expect((await api('GET', '/users/me', undefined, team.admin.key, base)).body.role).toBe('owner');
+    }
     const audit = await api('GET', '/audit-logs?limit=100', undefined, team.admin.key);
     expect(audit.body.auditLogs.map((e: any) => e.action)).toContain('user.ownership_transferred');
   });
