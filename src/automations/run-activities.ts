@@ -2,7 +2,8 @@
 // the model call through the gateway core, the tool-loop seam and channel deliveries. Each is
 // safe to retry: inserts are keyed by the run id, the final record only moves a running run,
 // and a delivery already recorded is not sent again.
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { whileHeartbeating } from '../heartbeat.js';
 import type { AppDeps } from '../runtime-deps.js';
 import { createChannelSender, PermanentDeliveryError } from '../channels/index.js';
 import { AppError } from '../errors.js';
@@ -228,15 +229,13 @@ export function createRunActivities(deps: AppDeps) {
         ],
         ...(input.tools ? { tools: input.tools } : {}),
       };
-      const context = Context.current();
-      // Heartbeats let Temporal notice a lost worker within the heartbeat timeout, not the 5 minutes.
-      const beat = setInterval(() => context.heartbeat(), 2000);
       try {
-        const result = await deps.gateway.complete(
+        // Heartbeats let Temporal notice a lost worker within the heartbeat timeout, not the 5 minutes.
+        const result = await whileHeartbeating((cancellation) => deps.gateway.complete(
           request,
           { organizationId: prompt.organizationId, userId, source: 'automation', runId: input.runId },
-          context.cancellationSignal,
-        );
+          cancellation,
+        ));
         return {
           output: result.content ?? '',
           toolCalls: result.toolCalls,
@@ -246,8 +245,6 @@ export function createRunActivities(deps: AppDeps) {
         };
       } catch (error) {
         throw toActivityFailure(error);
-      } finally {
-        clearInterval(beat);
       }
     },
 

@@ -1,4 +1,5 @@
 // The activities of the webhook execution workflow: thin calls into the webhooks feature.
+import { whileHeartbeating } from '../heartbeat.js';
 import type { AppDeps } from '../runtime-deps.js';
 import type { ToolCall } from '../gateway/types.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';
@@ -28,7 +29,8 @@ export function createWebhookActivities(deps: AppDeps) {
     },
 
     async runAssistantForWebhook(input: AssistantStepInput): Promise<WebhookExecutionOutcome & { channelCount: number; toolCalls: ToolCall[] }> {
-      return runAssistantOnce(deps, input);
+      // Heartbeats let Temporal notice a lost worker within the heartbeat timeout, not the 3 minutes.
+      return whileHeartbeating(() => runAssistantOnce(deps, input));
     },
 
     async listAssistantTools(input: { organizationId: string; assistantId: string }): Promise<ConnectionTools & { skillVersion: number | null }> {

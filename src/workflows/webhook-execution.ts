@@ -28,6 +28,8 @@ const bookkeeping = proxyActivities<Activities>({
 
 const work = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
+  // The model call heartbeats: a lost worker is noticed within seconds, not the 3 minutes.
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
 });
 
