@@ -15,6 +15,11 @@ export interface DatabaseTarget {
   databaseUrl?: string | undefined;
   /** PGlite data directory, or `memory://` for an in-memory database (tests). */
   pgliteDir?: string;
+  /**
+   * An in-memory PGlite starts from this dump of a data directory (`dumpPglite`) instead of an
+   * empty one: the tests migrate one database per run and start each stack from it.
+   */
+  pgliteSnapshot?: string;
   poolMax?: number;
   debug?: boolean;
 }
@@ -62,7 +67,7 @@ async function ormOptions(target: DatabaseTarget, logger?: Logger): Promise<Opti
     ...common,
     driver: PGliteDriver as unknown as Options['driver'],
     dbName: 'pglite',
-    driverOptions: { connection: { filename: dir.startsWith('memory://') ? '' : dir } },
+    driverOptions: { connection: { filename: dir.startsWith('memory://') ? '' : dir, ...(target.pgliteSnapshot ? { snapshot: target.pgliteSnapshot } : {}) } },
   };
 }
 
@@ -90,6 +95,12 @@ export async function openDatabase(
     logger?.info({ migrations: applied.map((m) => m.name), database: describeDatabase(target) }, 'migrations applied');
   }
   return orm;
+}
+
+/** Writes the embedded database's data directory to `file` (a tarball `pgliteSnapshot` starts from). */
+export async function dumpPglite(orm: Orm, file: string): Promise<void> {
+  const { dumpPgliteDataDir } = await import('./pglite-driver.js');
+  await dumpPgliteDataDir(orm, file);
 }
 
 /** A cheap round trip, for readiness. */

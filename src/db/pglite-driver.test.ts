@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Orm } from './orm.js';
+import { dumpPglite, openDatabase, type Orm } from './orm.js';
 import { countStatements } from './pglite-driver.js';
 
 describe('countStatements', () => {
@@ -49,5 +52,26 @@ describe('the embedded driver binds parameters whatever the text holds', () => {
 
   it('answers a single unbound statement with a semicolon in a string as rows, not as a list of results', async () => {
     expect(await orm.em.getConnection().execute(`select 'a;b' as "v"`)).toEqual([{ v: 'a;b' }]);
+  });
+});
+
+describe('an in-memory database started from a snapshot', () => {
+  it('holds what the dumped one held, and each start is a copy of its own', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-snapshot-')), 'db.tar');
+    const source = await openDatabase({ pgliteDir: 'memory://' }, undefined, { migrations: [] });
+    await source.em.getConnection().execute('create table "kept" ("x" int); insert into "kept" values (7);');
+    await dumpPglite(source, file);
+    await source.close(true);
+
+    const first = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: file }, undefined, { migrations: [] });
+    const second = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: file }, undefined, { migrations: [] });
+    try {
+      await first.em.getConnection().execute('insert into "kept" values (8)');
+      expect(await first.em.getConnection().execute('select count(*)::int as "n" from "kept"')).toEqual([{ n: 2 }]);
+      expect(await second.em.getConnection().execute('select "x" from "kept"')).toEqual([{ x: 7 }]);
+    } finally {
+      await Promise.all([first.close(true), second.close(true)]);
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 });

@@ -5,8 +5,11 @@
 // Here a query with bindings is always one bound statement (as on PostgreSQL's extended protocol),
 // and only a text that really holds several statements, outside strings, quoted names, comments
 // and dollar quotes, goes to `exec()`.
-import type { PGliteInterface } from '@electric-sql/pglite';
-import { AbstractSqlDriver, PostgreSqlPlatform, type Configuration } from '@mikro-orm/postgresql';
+// A connection whose options name a `snapshot` (a dumped data directory) starts its in-memory
+// PGlite from it, and closes that PGlite with the connection.
+import fs from 'node:fs';
+import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
+import { AbstractSqlDriver, PostgreSqlPlatform, type Configuration, type Knex, type MikroORM } from '@mikro-orm/postgresql';
 import { PGliteConnection } from 'mikro-orm-pglite';
 
 interface QueryObject {
@@ -109,6 +112,27 @@ async function sendQuery(connection: PGliteInterface, obj: QueryObject): Promise
 }
 
 class BindingPGliteConnection extends PGliteConnection {
+  /** The PGlite started from a snapshot: knex-pglite only borrows it, so this connection closes it. */
+  private fromSnapshot: PGlite | undefined;
+
+  protected override getKnexOptions(type: string): Knex.Config {
+    const options = super.getKnexOptions(type);
+    const connection = options.connection as { snapshot?: string } | undefined;
+    if (!connection?.snapshot) return options;
+    const file = connection.snapshot;
+    const pglite = async () => {
+      this.fromSnapshot = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(file)]) });
+      return this.fromSnapshot;
+    };
+    return { ...options, connection: { ...connection, pglite } as Knex.Config['connection'] };
+  }
+
+  override async close(force?: boolean): Promise<void> {
+    await super.close(force);
+    await this.fromSnapshot?.close();
+    this.fromSnapshot = undefined;
+  }
+
   override createKnex(): void {
     super.createKnex();
     // The dialect instance knex built for this connection: its `_query` is the one that sends SQL.
@@ -121,4 +145,13 @@ export class PGliteDriver extends AbstractSqlDriver<BindingPGliteConnection> {
   constructor(config: Configuration) {
     super(config, new PostgreSqlPlatform(), BindingPGliteConnection, ['knex', '@electric-sql/pglite', '@harryplusplus/knex-pglite']);
   }
+}
+
+/** Writes the PGlite behind `orm` to `file`, uncompressed (loading it is then a copy). */
+export async function dumpPgliteDataDir(orm: MikroORM, file: string): Promise<void> {
+  const dialect = orm.em.getConnection().getKnex().client as { getDataSource(): { getPGlite(): PGlite | null } };
+  const pglite = dialect.getDataSource().getPGlite();
+  if (!pglite) throw new Error('No embedded database is open to dump');
+  const dump = await pglite.dumpDataDir('none');
+  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
 }

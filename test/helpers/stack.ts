@@ -65,7 +65,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   });
   const logger = createLogger({ level: config.LOG_LEVEL, destination });
   const runtime = await openRuntime(config, logger, {
-    database: config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL, poolMax: 5 } : { pgliteDir: 'memory://' },
+    database: config.DATABASE_URL
+      ? { databaseUrl: config.DATABASE_URL, poolMax: 5 }
+      // A fresh in-memory PGlite per stack, from the run's migrated one (test/global-setup.ts).
+      : { pgliteDir: 'memory://', pgliteSnapshot: inject('pgliteSnapshot') },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const worker =
