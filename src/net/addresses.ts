@@ -134,6 +134,16 @@ function classifyV6(b: number[]): AddressClass {
   return 'public';
 }
 
+/** One spelling per address: IPv4-mapped IPv6 becomes IPv4, IPv6 compressed, zones dropped. */
+export function normaliseAddress(address: string): string {
+  const canonical = canonicalHost(address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+  if (!canonical || canonical.kind === 'name') return address;
+  if (canonical.kind === 'ipv4') return canonical.address;
+  const bytes = parseIPv6(canonical.address)!;
+  const mapped = bytes.slice(0, 10).every((x) => x === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  return mapped ? bytes.slice(12).join('.') : canonical.address;
+}
+
 function nonPublic(kind: AddressClass): AddressClass {
   return kind === 'public' ? 'reserved' : kind;
 }
