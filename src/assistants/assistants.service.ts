@@ -56,6 +56,7 @@ export async function createAssistant(deps: AssistantDeps, caller: Caller, input
   const skillVersion = input.skillId ? await pinnedSkillVersion(deps, caller, input.skillId, input.skillVersion) : null;
   if (!input.skillId && input.skillVersion !== null) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
   return deps.orm.em.fork().transactional(async (em) => {
+    await assertQuota(em, deps.config, 'assistants', caller);
     if (input.trigger?.type === 'webhook') await assertQuota(em, deps.config, 'webhooks', caller);
     const assistant = em.create(Assistant, {
       organizationId: caller.organizationId,
@@ -106,19 +107,41 @@ export async function updateAssistant(deps: AssistantDeps, caller: Caller, id: s
   em.assign(assistant, { ...fields, ...(await skillAfterUpdate(deps, caller, assistant, { skillId, skillVersion })), updatedAt: now });
   let revealed = new Map<number, string>();
   if (channelInput) ({ channels: assistant.channels, revealed } = storeChannels(deps, channelInput));
-  let webhook = await currentWebhook(em, assistant);
-  if (trigger !== undefined) {
-    const before = assistant.triggerType;
-    assistant.triggerType = trigger?.type ?? null;
-    if (!trigger && webhook) {
-      await revokeAssistantWebhooks(em, caller.organizationId, assistant.id, now);
-      webhook = undefined;
-    }
-    if (trigger && !webhook) webhook = issueAssistantWebhook(em, deps, assistant, caller, now);
-    if (before !== assistant.triggerType) audit(em, deps, caller, assistant, 'assistant.trigger_changed', { from: before, to: assistant.triggerType }, requestId);
-  }
+  const webhook = await em.transactional(async (tx) => {
+    const current = await currentWebhook(tx, assistant);
+    return trigger === undefined ? current : applyTrigger(tx, deps, caller, assistant, current, trigger, now, requestId);
+  });
   await em.flush();
   return toView(deps, caller, assistant, webhook, revealed);
+}
+
+/**
+ * Sets or removes the webhook trigger: revokes the URL, or issues one (counted against the
+ * webhook quota, inside the caller's transaction); audited when the trigger changes.
+ */
+async function applyTrigger(
+  em: EntityManager,
+  deps: AssistantDeps,
+  caller: Caller,
+  assistant: Assistant,
+  current: Webhook | undefined,
+  trigger: UpdateAssistantInput['trigger'],
+  now: Date,
+  requestId: string | undefined,
+): Promise<Webhook | undefined> {
+  const before = assistant.triggerType;
+  let webhook = current;
+  if (!trigger && webhook) {
+    await revokeAssistantWebhooks(em, caller.organizationId, assistant.id, now);
+    webhook = undefined;
+  }
+  if (trigger && !webhook) {
+    await assertQuota(em, deps.config, 'webhooks', caller);
+    webhook = issueAssistantWebhook(em, deps, assistant, caller, now);
+  }
+  assistant.triggerType = trigger?.type ?? null;
+  if (before !== assistant.triggerType) audit(em, deps, caller, assistant, 'assistant.trigger_changed', { from: before, to: assistant.triggerType }, requestId);
+  return webhook;
 }
 
 export async function deleteAssistant(deps: AssistantDeps, caller: Caller, id: string): Promise<void> {
