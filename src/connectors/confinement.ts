@@ -122,7 +122,7 @@ function valueType(entry: CatalogEntry, name: string, value: string): ValueType 
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? 'url' : 'text';
 }
 
-/** A relative path inside `orgDir`: no absolute path, no `..`, no symlink that leads out. */
+/** A relative path inside `orgDir`: no absolute path, no `..`, no symlink that leads out or to nothing. */
 export function confinePath(orgDir: string, value: string, param: string): string {
   const refuse = (why: string): AppError => badRequest(`${param} ${why}; paths are relative to the organization's directory`, param);
   if (value.trim() === '') throw refuse('is empty');
@@ -131,20 +131,28 @@ export function confinePath(orgDir: string, value: string, param: string): strin
   const target = path.resolve(orgDir, value);
   const root = fs.realpathSync(orgDir);
   if (!isInside(path.resolve(orgDir), target)) throw refuse('leaves the directory');
-  // The deepest part that exists, with symlinks followed, must still be inside.
+  // The deepest part that exists (a link counts as existing, even when what it names does not),
+  // with symlinks followed, must still be inside; a dangling link cannot be resolved and is refused.
   let existing = target;
-  while (!fs.existsSync(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
+  while (!linkOrFileExists(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
   let real: string;
   try {
     real = fs.realpathSync(existing);
   } catch {
-    throw refuse('cannot be resolved');
+    throw refuse('cannot be resolved (a symbolic link to nothing?)');
   }
   if (!isInside(root, real)) throw refuse('leads out of the directory through a symbolic link');
-  if (fs.existsSync(target) && fs.lstatSync(target).isSymbolicLink() && !isInside(root, fs.realpathSync(target))) {
-    throw refuse('leads out of the directory through a symbolic link');
-  }
   return path.join(root, path.relative(path.resolve(orgDir), target));
+}
+
+/** Whether a path names anything, a symbolic link included (existsSync follows links). */
+function linkOrFileExists(candidate: string): boolean {
+  try {
+    fs.lstatSync(candidate);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isInside(root: string, candidate: string): boolean {

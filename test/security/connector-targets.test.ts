@@ -175,6 +175,24 @@ describe('file paths in connection values', () => {
     }
   });
 
+  it('refuses a dangling symlink that leads out, as the file or as a directory on the way (issue 29)', async () => {
+    const orgDir = path.join(dataDir, org.id);
+    fs.mkdirSync(orgDir, { recursive: true });
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
+    // Neither target exists yet: existsSync() follows the link and says "no such file".
+    fs.symlinkSync(path.join(outside, 'planted.db'), path.join(orgDir, 'dangling.db'));
+    fs.symlinkSync(path.join(outside, 'not-yet'), path.join(orgDir, 'dangling-dir'));
+    try {
+      for (const value of ['dangling.db', 'dangling-dir/x.db', './dangling-dir/deeper/x.db']) {
+        const res = await connect(stack, org.member.key, 'sqlite', { SQLITE_DB_PATH: value });
+        expect(res.status, `${value}: ${res.text}`).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'bad_request', param: 'env.SQLITE_DB_PATH' });
+      }
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('accepts paths inside the organization directory', async () => {
     for (const value of ['data.db', 'reports/q3.db', './x.db']) {
       const res = await connect(stack, org.member.key, 'sqlite', { SQLITE_DB_PATH: value });
