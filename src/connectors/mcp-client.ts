@@ -9,7 +9,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import type { Logger } from '../logger.js';
-import { fillPlaceholders, type CatalogEntry } from './catalog.js';
+import { fillPlaceholders, placeholdersIn, type CatalogEntry } from './catalog.js';
 import { normaliseAddress } from '../net/addresses.js';
 import type { ProcessGroupTransport } from './process-transport.js';
 import { processSlots, sandboxCommand, SlotUnavailable } from './sandbox.js';
@@ -163,7 +163,9 @@ function createTransport(
         .map(([name, value]) => [name, fillPlaceholders(value, env)] as const)
         .filter(([, value]) => value !== ''),
     );
-    const agent = confinement ? pinnedAgent(confinement.pins) : undefined;
+    // A URL the connection's values fill in goes only to the addresses checked for them; the
+    // operator's own catalog URL (no placeholder) is trusted as written.
+    const agent = confinement && placeholdersIn(entry.url).length > 0 ? pinnedAgent(confinement.pins) : undefined;
     const transport = new modules.StreamableHTTPClientTransport(new URL(fillPlaceholders(entry.url, env)), {
       // A redirect would lead to a host nobody checked.
       requestInit: { headers, ...(agent ? { redirect: 'error' as const } : {}) },
