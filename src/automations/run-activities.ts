@@ -262,6 +262,8 @@ export function createRunActivities(deps: AppDeps) {
       if (!channel) throw ApplicationFailure.nonRetryable(`The automation has no channel ${input.channelIndex}`, 'not_found');
       let receipt: string;
       try {
+        // A delivery acts for the owner too: not once they are disabled or removed.
+        await assertOwnerActive(em, automation.organizationId, automation.ownerId);
         // The output leaves the organization here: blocked or masked per its DLP policy.
         const output = await guardOutgoingText(deps, {
           organizationId: automation.organizationId,
