@@ -1,7 +1,7 @@
 // API key lifecycle for the portal: create (the raw key is returned once, only its hash kept),
 // list, revoke. A member sees and revokes only their own keys; admins and the owner manage every
-// key of the organization, except the owner's: only the owner revokes the owner's keys (403),
-// so an admin cannot lock the owner out. Revocation evicts the key from every API instance's
+// key of the organization, except the owner's and other admins': only the owner revokes those
+// (403), so an admin cannot lock the owner or another admin out. Revocation evicts the key from every API instance's
 // cache at once. A key may carry its own gateway limits (allow-listed models and tiers, a
 // monthly budget, a rate): set at creation only, so the copy cached with the caller never goes
 // stale. A key created with a key gets at most the creating key's limits.
@@ -120,6 +120,8 @@ export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<vo
   const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id }, { populate: ['user'] });
   if (!key) throw notFound('API key');
   if (key.user.role === 'owner' && key.user.id !== ctx.caller.userId) throw forbidden("Only the owner revokes the owner's API keys");
+  // Only the owner manages admins: one admin does not revoke another's keys.
+  if (key.user.role === 'admin' && key.user.id !== ctx.caller.userId && ctx.caller.role !== 'owner') throw forbidden("Only the owner revokes another admin's API keys");
   if (key.revokedAt) return;
   key.revokedAt = ctx.clock.now();
   audit(ctx, 'api_key.revoked', key, { name: key.name, prefix: key.prefix });

@@ -1,0 +1,100 @@
+// Attacker's tests for issue 29, finding 9 (the low items): an admin revoking another admin's
+// key; an ownership transfer racing a disable of the new owner; an IPv6 client escaping per-IP
+// limits by rotating addresses inside its /64; /readyz telling anonymous callers what failed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { call, waitFor } from '../helpers/http.js';
+import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+let stack: Stack;
+let behindProxy: Stack;
+let org: TestOrganization;
+
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+  behindProxy = await startStack({ worker: false, env: { TRUST_PROXY: '127.0.0.1,::1,::ffff:127.0.0.1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '3' } });
+  org = await createTestOrganization(stack.runtime.orm);
+});
+afterAll(async () => {
+  await stack?.stop();
+  await behindProxy?.stop();
+});
+
+const api = (key: string, method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, { key, body });
+
+describe('keys of admins', () => {
+  it("refuses an admin revoking another admin's key; the owner may", async () => {
+    const other = await createTestUser(stack.runtime.orm, org.id, 'admin');
+    const key = await api(other.key, 'POST', '/api-keys', { name: 'other admin key' });
+    expect(key.status, key.text).toBe(201);
+    const refused = await api(org.admin.key, 'DELETE', `/api-keys/${key.body.id}`);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.code).toBe('forbidden');
+    expect((await call(stack.baseUrl, 'GET', '/users/me', { key: key.body.key })).status).toBe(200);
+    expect((await api(org.owner.key, 'DELETE', `/api-keys/${key.body.id}`)).status).toBe(204);
+  });
+});
+
+describe('ownership transfer', () => {
+  it.skipIf(!inject('databaseUrl'))('never leaves the organization without an owner when the new owner is disabled meanwhile', async () => {
+    const team = await createTestOrganization(stack.runtime.orm);
+    const em = stack.runtime.orm.em.fork();
+    const connection = em.getConnection();
+    // Hold the new owner's row, so the transfer waits on it after demoting the owner.
+    const trx = await connection.begin();
+    await connection.execute('select "id" from "users" where "id" = ? for update', [team.member.id], 'all', trx);
+    const transfer = call(stack.baseUrl, 'POST', `/users/${team.member.id}/transfer-ownership`, { key: team.owner.key });
+    await waitFor(async () => {
+      const rows = await stack.runtime.orm.em.fork().getConnection().execute<{ n: number }[]>(
+        `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update "users"%'`,
+      );
+      return Number(rows[0]?.n) > 0;
+    }, { what: 'the transfer to wait on the new owner row' });
+    await connection.execute('update "users" set "status" = \'disabled\' where "id" = ?', [team.member.id], 'run', trx);
+    await connection.commit(trx);
+    const res = await transfer;
+    expect(res.status, res.text).toBe(409);
+    const owners = await stack.runtime.orm.em.fork().getConnection().execute<{ id: string }[]>(
+      `select "id" from "users" where "organization_id" = ? and "role" = 'owner'`,
+      [team.id],
+    );
+    expect(owners.map((row) => row.id)).toEqual([team.owner.id]);
+  });
+});
+
+describe('per-IP limits', () => {
+  it('count an IPv6 /64 as one client: rotating addresses inside it does not escape the sign-in limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 4; i += 1) {
+      const res = await call(behindProxy.baseUrl, 'POST', '/auth/login', {
+        body: { email: 'nobody@example.test', password: 'wrong password' },
+        headers: { 'x-forwarded-for': `2001:db8:29:1::${i.toString(16)}` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 3)).not.toContain(429);
+    expect(statuses[3]).toBe(429);
+    // Another /64 is another client.
+    const elsewhere = await call(behindProxy.baseUrl, 'POST', '/auth/login', {
+      body: { email: 'nobody@example.test', password: 'wrong password' },
+      headers: { 'x-forwarded-for': '2001:db8:29:2::1' },
+    });
+    expect(elsewhere.status).not.toBe(429);
+  });
+});
+
+describe('/readyz', () => {
+  it('tells an anonymous caller which dependency failed, never its error text', async () => {
+    const broken = await startStack({ worker: false });
+    try {
+      await broken.runtime.orm.close(true);
+      const res = await call(new URL(broken.baseUrl).origin, 'GET', '/readyz');
+      expect(res.status).toBe(503);
+      expect(JSON.stringify(res.body)).not.toMatch(/error: |ECONNREFUSED|closed|Connection|127\.0\.0\.1/i);
+      expect(res.body.error.checks.database).toBe('unreachable');
+    } finally {
+      await broken.stop().catch(() => {});
+    }
+  });
+});
