@@ -180,20 +180,18 @@ export async function deliverToChannel(
   try {
     // A delivery acts for the owner too: not once they are disabled or removed.
     await assertOwnerActive(deps.orm.em.fork(), assistant.organizationId, assistant.ownerId);
-    // The answer leaves the organization here: blocked or masked per its DLP policy.
-    const output = await guardOutgoingText(deps, {
-      organizationId: request.organizationId,
-      text: request.output,
-      destination: `channel:${channel.type}`,
-      source: { type: 'webhook_execution', id: request.executionId },
-    });
+    // The answer, and the assistant's name with it, leave the organization here: blocked or
+    // masked per its DLP policy.
+    const outgoing = { organizationId: request.organizationId, destination: `channel:${channel.type}`, source: { type: 'webhook_execution' as const, id: request.executionId } };
+    const output = await guardOutgoingText(deps, { ...outgoing, text: request.output });
+    const assistantName = await guardOutgoingText(deps, { ...outgoing, text: assistant.name });
     await sender.send(
       { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
       {
         kind: 'assistant_webhook',
         deliveryId: assistantDeliveryId(request.executionId, request.channelIndex),
         assistantId: assistant.id,
-        assistantName: assistant.name,
+        assistantName,
         executionId: request.executionId,
         receivedAt: request.receivedAt,
         output,

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { chatCompletionRequestSchema } from '../../src/gateway/chat.schemas.js';
 import { CHAT_REQUEST_FIELDS, EMBEDDING_REQUEST_FIELDS, type FieldTreatment } from '../../src/gateway/dlp/fields.js';
 import { embeddingRequestSchema } from '../../src/gateway/embeddings.schemas.js';
+import type { ChannelMessage, ChannelTarget } from '../../src/channels/index.js';
+import { deliverToChannel } from '../../src/webhooks/assistant-run.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -138,5 +140,24 @@ describe('a secret in any listed field of a real request is blocked', () => {
     const masked = await call(stack.baseUrl, 'POST', '/chat/completions', { key: team.member.key, body: text });
     expect(masked.status, masked.text).toBe(200);
     expect(JSON.stringify(masked.body)).not.toContain(SECRET);
+  });
+});
+
+describe('channel payloads', () => {
+  it("scan the assistant's name with its answer: a secret in the name blocks the delivery, a masked one leaves masked", async () => {
+    const sent: ChannelMessage[] = [];
+    const sender = { send: async (_channel: ChannelTarget, message: ChannelMessage) => (sent.push(message), 'ok') };
+    const named = await call(stack.baseUrl, 'POST', '/assistants', { key: org.member.key, body: { name: `Notifier ${SECRET}`, systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general' }] } });
+    expect(named.status, named.text).toBe(201);
+    const request = { executionId: `exec_${Date.now()}`, organizationId: org.id, assistantId: named.body.id, channelIndex: 0, output: 'done', receivedAt: new Date().toISOString() };
+    await expect(deliverToChannel(stack.runtime, sender, request)).rejects.toThrow(/github_token/);
+    expect(sent).toHaveLength(0);
+
+    const team = await createTestOrganization(stack.runtime.orm);
+    expect((await call(stack.baseUrl, 'PUT', '/dlp/policy', { key: team.admin.key, body: { detectors: { github_token: 'mask' } } })).status).toBe(200);
+    const masked = await call(stack.baseUrl, 'POST', '/assistants', { key: team.member.key, body: { name: `Notifier ${SECRET}`, systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general' }] } });
+    await deliverToChannel(stack.runtime, sender, { ...request, organizationId: team.id, assistantId: masked.body.id });
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(sent[0])).not.toContain(SECRET);
   });
 });
