@@ -24,6 +24,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-parsers-'));
 let stack: Stack;
 let allowing: Stack;
 let org: TestOrganization;
+let allowingOrg: TestOrganization;
 let remote: HttpFixture;
 
 beforeAll(async () => {
@@ -33,6 +34,8 @@ beforeAll(async () => {
   // An operator who allowed the whole loopback range: the service's own endpoints stay closed.
   allowing = await startStack({ worker: false, env: { TOOLS_DATA_DIR: dataDir, TOOLS_ALLOWED_HOSTS: '127.0.0.0/8,::1' } });
   org = await createTestOrganization(stack.runtime.orm);
+  // Each stack has its own database when tests run on embedded PGlite.
+  allowingOrg = await createTestOrganization(allowing.runtime.orm);
 });
 afterAll(async () => {
   await stack?.stop();
@@ -90,11 +93,11 @@ describe("the service's own endpoints, by address and by the port the consumer u
       cases.push(['redis', 'REDIS_URL', `redis://127.0.0.2:${redisPort}/0`], ['redis', 'REDIS_URL', `redis://[::ffff:7f00:1]:${redisPort}`]);
     }
     for (const [toolId, name, value] of cases) {
-      const res = await connect(allowing, org.member.key, toolId, { [name]: value });
+      const res = await connect(allowing, allowingOrg.member.key, toolId, { [name]: value });
       expect(res.status, `${value}: ${res.text}`).toBe(400);
       expect(res.body.error.param).toBe(`env.${name}`);
     }
-    const elsewhere = await connect(allowing, org.member.key, 'postgres', { POSTGRES_URL: 'postgresql://u@127.0.0.2:15432/tools?port=15432' });
+    const elsewhere = await connect(allowing, allowingOrg.member.key, 'postgres', { POSTGRES_URL: 'postgresql://u@127.0.0.2:15432/tools?port=15432' });
     expect(elsewhere.status, elsewhere.text).toBe(201);
   });
 });

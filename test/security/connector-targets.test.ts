@@ -29,6 +29,7 @@ let stack: Stack;
 let allowing: Stack;
 let org: TestOrganization;
 let other: TestOrganization;
+let allowingOrg: TestOrganization;
 let remote: HttpFixture;
 
 beforeAll(async () => {
@@ -40,6 +41,8 @@ beforeAll(async () => {
   useHostResolver(allowing.config, async (host) => (host === 'mcp.example.test' ? ['127.0.0.1'] : resolver(host)));
   org = await createTestOrganization(stack.runtime.orm);
   other = await createTestOrganization(stack.runtime.orm);
+  // Each stack has its own database when tests run on embedded PGlite.
+  allowingOrg = await createTestOrganization(allowing.runtime.orm);
 });
 afterAll(async () => {
   await stack?.stop();
@@ -125,30 +128,29 @@ describe('network locations in connection values', () => {
 
   it('an allowed private range still never opens the service\'s own database, Redis or Temporal', async () => {
     const own = allowing.config;
-    const redisPort = new URL(own.REDIS_URL!).port || '6379';
-    const dbPort = new URL(own.DATABASE_URL!).port || '5432';
     const temporalPort = own.TEMPORAL_ADDRESS!.split(':').pop();
-    for (const [toolId, name, value] of [
-      ['redis', 'REDIS_URL', `redis://127.0.0.1:${redisPort}/0`],
-      ['redis', 'REDIS_URL', `redis://localhost:${redisPort}`],
-      ['postgres', 'POSTGRES_URL', `postgresql://postgres@127.0.0.1:${dbPort}/postgres`],
-      ['remote-mcp', 'MCP_SERVER_URL', `http://127.0.0.1:${temporalPort}/`],
-    ] as const) {
-      const res = await connect(allowing, org.member.key, toolId, { [name]: value });
+    // Embedded runs have no database or Redis server to point at: Temporal is checked either way.
+    const redisPort = own.REDIS_URL ? new URL(own.REDIS_URL).port || '6379' : undefined;
+    const dbPort = own.DATABASE_URL ? new URL(own.DATABASE_URL).port || '5432' : undefined;
+    const cases: (readonly [string, string, string])[] = [['remote-mcp', 'MCP_SERVER_URL', `http://127.0.0.1:${temporalPort}/`]];
+    if (redisPort) cases.push(['redis', 'REDIS_URL', `redis://127.0.0.1:${redisPort}/0`], ['redis', 'REDIS_URL', `redis://localhost:${redisPort}`]);
+    if (dbPort) cases.push(['postgres', 'POSTGRES_URL', `postgresql://postgres@127.0.0.1:${dbPort}/postgres`]);
+    for (const [toolId, name, value] of cases) {
+      const res = await connect(allowing, allowingOrg.member.key, toolId, { [name]: value });
       expect(res.status, `${value}: ${res.text}`).toBe(400);
       expect(res.body.error.param).toBe(`env.${name}`);
     }
-    const elsewhere = await connect(allowing, org.member.key, 'postgres', { POSTGRES_URL: 'postgresql://u@127.0.0.1:15432/tools' });
+    const elsewhere = await connect(allowing, allowingOrg.member.key, 'postgres', { POSTGRES_URL: 'postgresql://u@127.0.0.1:15432/tools' });
     expect(elsewhere.status, elsewhere.text).toBe(201);
   });
 
   it('a remote connector talks to the address that was checked, not to a second DNS answer', async () => {
     const port = new URL(remote.url).port;
-    const created = await connect(allowing, org.member.key, 'remote-mcp', { MCP_SERVER_URL: `http://mcp.example.test:${port}/mcp` });
+    const created = await connect(allowing, allowingOrg.member.key, 'remote-mcp', { MCP_SERVER_URL: `http://mcp.example.test:${port}/mcp` });
     expect(created.status, created.text).toBe(201);
     // mcp.example.test exists only in the injected resolver: a client that resolved it again
     // through the system would fail; the pinned one reaches the fixture.
-    const tested = await call(allowing.baseUrl, 'POST', `/tools/connections/${created.body.id}/test`, { key: org.member.key });
+    const tested = await call(allowing.baseUrl, 'POST', `/tools/connections/${created.body.id}/test`, { key: allowingOrg.member.key });
     expect(tested.status, tested.text).toBe(200);
     expect(tested.body.testResult).toBe('ok');
   });
