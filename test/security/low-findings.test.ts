@@ -1,8 +1,11 @@
 // Attacker's tests for issue 29, finding 9 (the low items): an admin revoking another admin's
 // key; an ownership transfer racing a disable of the new owner; an IPv6 client escaping per-IP
 // limits by rotating addresses inside its /64; /readyz telling anonymous callers what failed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import argon2 from 'argon2';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
+import { User } from '../../src/identity/entities.js';
+import { hashPassword } from '../../src/identity/passwords.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -63,6 +66,35 @@ describe('ownership transfer', () => {
       [team.id],
     );
     expect(owners.map((row) => row.id)).toEqual([team.owner.id]);
+  });
+});
+
+describe('password sign-in', () => {
+  it('checks as many password hashes for an address with one account as for one with three (timing tells nothing)', async () => {
+    const hash = await hashPassword('the right password');
+    const single = `single-${Date.now()}@example.test`;
+    const several = `several-${Date.now()}@example.test`;
+    for (const [email, count] of [[single, 1], [several, 3]] as const) {
+      for (let i = 0; i < count; i += 1) {
+        const team = await createTestOrganization(stack.runtime.orm);
+        const user = await createTestUser(stack.runtime.orm, team.id, 'member', email);
+        await stack.runtime.orm.em.fork().nativeUpdate(User, { id: user.id }, { passwordHash: hash });
+      }
+    }
+    const verify = vi.spyOn(argon2, 'verify');
+    try {
+      const checks: number[] = [];
+      for (const email of [single, several, 'nobody-at-all@example.test']) {
+        verify.mockClear();
+        const res = await call(stack.baseUrl, 'POST', '/auth/login', { body: { email, password: 'a wrong password' } });
+        expect(res.status, res.text).toBe(401);
+        checks.push(verify.mock.calls.length);
+      }
+      expect(checks[0]).toBeGreaterThan(0);
+      expect(new Set(checks).size, `hash checks per sign-in: ${checks.join(', ')}`).toBe(1);
+    } finally {
+      verify.mockRestore();
+    }
   });
 });
 
