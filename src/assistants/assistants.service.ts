@@ -1,9 +1,11 @@
 // Assistants: CRUD within the caller's organization, and the webhook that activates an assistant
 // with a webhook trigger. Every member reads the organization's assistants. Its executions act as
 // its owner (`ownerId`: connections, skill access, usage), so only the owner changes what it runs
-// (prompt, model, skill, tools, channels); the owner, admins and the organization's owner manage
-// the rest (name, description, trigger, webhook URL, delete) and are the only ones shown the
-// webhook URL (it is a credential). Admins and the organization's owner may take ownership.
+// (prompt, model, skill, tools, channels) and its trigger: a webhook's body becomes the
+// execution's user message, so the trigger and the webhook URL (a credential, shown to the owner
+// only) are run content too; changes to them are audited. The owner, admins and the
+// organization's owner manage the rest (name, description, delete). Admins and the organization's
+// owner may take ownership.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../runtime-deps.js';
@@ -37,7 +39,7 @@ export interface AssistantView {
   /** Webhook channels show their signing secret only in the response that generated it. */
   channels: Array<{ type: AssistantChannel['type']; target: string; secret?: string }>;
   trigger: { type: 'webhook' } | null;
-  /** Present only for the creator, admins and the owner, and only with a webhook trigger. */
+  /** Present only for the assistant's owner, and only with a webhook trigger. */
   webhookUrl?: string;
   createdBy: string;
   ownerId: string;
@@ -46,7 +48,7 @@ export interface AssistantView {
 }
 
 /** The fields that decide what an execution does: only the assistant's owner changes them. */
-const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'skillId', 'skillVersion', 'tools', 'channels'] as const;
+const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'skillId', 'skillVersion', 'tools', 'channels', 'trigger'] as const;
 
 export async function createAssistant(deps: AssistantDeps, caller: Caller, input: CreateAssistantInput): Promise<AssistantView> {
   const now = deps.clock.now();
@@ -54,6 +56,7 @@ export async function createAssistant(deps: AssistantDeps, caller: Caller, input
   const skillVersion = input.skillId ? await pinnedSkillVersion(deps, caller, input.skillId, input.skillVersion) : null;
   if (!input.skillId && input.skillVersion !== null) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
   return deps.orm.em.fork().transactional(async (em) => {
+    await assertQuota(em, deps.config, 'assistants', caller);
     if (input.trigger?.type === 'webhook') await assertQuota(em, deps.config, 'webhooks', caller);
     const assistant = em.create(Assistant, {
       organizationId: caller.organizationId,
@@ -94,7 +97,7 @@ export async function getAssistant(deps: AssistantDeps, caller: Caller, id: stri
   return toView(deps, caller, assistant, await currentWebhook(em, assistant));
 }
 
-export async function updateAssistant(deps: AssistantDeps, caller: Caller, id: string, patch: UpdateAssistantInput): Promise<AssistantView> {
+export async function updateAssistant(deps: AssistantDeps, caller: Caller, id: string, patch: UpdateAssistantInput, requestId?: string): Promise<AssistantView> {
   const em = deps.orm.em.fork();
   const now = deps.clock.now();
   const assistant = await findAssistant(em, caller, id);
@@ -104,17 +107,41 @@ export async function updateAssistant(deps: AssistantDeps, caller: Caller, id: s
   em.assign(assistant, { ...fields, ...(await skillAfterUpdate(deps, caller, assistant, { skillId, skillVersion })), updatedAt: now });
   let revealed = new Map<number, string>();
   if (channelInput) ({ channels: assistant.channels, revealed } = storeChannels(deps, channelInput));
-  let webhook = await currentWebhook(em, assistant);
-  if (trigger !== undefined) {
-    assistant.triggerType = trigger?.type ?? null;
-    if (!trigger && webhook) {
-      await revokeAssistantWebhooks(em, caller.organizationId, assistant.id, now);
-      webhook = undefined;
-    }
-    if (trigger && !webhook) webhook = issueAssistantWebhook(em, deps, assistant, caller, now);
-  }
+  const webhook = await em.transactional(async (tx) => {
+    const current = await currentWebhook(tx, assistant);
+    return trigger === undefined ? current : applyTrigger(tx, deps, caller, assistant, current, trigger, now, requestId);
+  });
   await em.flush();
   return toView(deps, caller, assistant, webhook, revealed);
+}
+
+/**
+ * Sets or removes the webhook trigger: revokes the URL, or issues one (counted against the
+ * webhook quota, inside the caller's transaction); audited when the trigger changes.
+ */
+async function applyTrigger(
+  em: EntityManager,
+  deps: AssistantDeps,
+  caller: Caller,
+  assistant: Assistant,
+  current: Webhook | undefined,
+  trigger: UpdateAssistantInput['trigger'],
+  now: Date,
+  requestId: string | undefined,
+): Promise<Webhook | undefined> {
+  const before = assistant.triggerType;
+  let webhook = current;
+  if (!trigger && webhook) {
+    await revokeAssistantWebhooks(em, caller.organizationId, assistant.id, now);
+    webhook = undefined;
+  }
+  if (trigger && !webhook) {
+    await assertQuota(em, deps.config, 'webhooks', caller);
+    webhook = issueAssistantWebhook(em, deps, assistant, caller, now);
+  }
+  assistant.triggerType = trigger?.type ?? null;
+  if (before !== assistant.triggerType) audit(em, deps, caller, assistant, 'assistant.trigger_changed', { from: before, to: assistant.triggerType }, requestId);
+  return webhook;
 }
 
 export async function deleteAssistant(deps: AssistantDeps, caller: Caller, id: string): Promise<void> {
@@ -126,15 +153,18 @@ export async function deleteAssistant(deps: AssistantDeps, caller: Caller, id: s
 }
 
 /** Replaces the webhook URL id: the old URL answers 404 from the moment this returns. */
-export async function regenerateAssistantWebhook(deps: AssistantDeps, caller: Caller, id: string): Promise<AssistantView> {
+export async function regenerateAssistantWebhook(deps: AssistantDeps, caller: Caller, id: string, requestId?: string): Promise<AssistantView> {
   const em = deps.orm.em.fork();
   const now = deps.clock.now();
   const assistant = await findAssistant(em, caller, id);
   assertCanEdit(assistant, caller);
+  assertCanChangeRunContent(assistant, caller, { trigger: { type: 'webhook' } });
   if (assistant.triggerType !== 'webhook') throw notFound('Webhook of this assistant');
   const webhook = await em.transactional(async (tx) => {
     await revokeAssistantWebhooks(tx, caller.organizationId, assistant.id, now);
-    return issueAssistantWebhook(tx, deps, assistant, caller, now);
+    const issued = issueAssistantWebhook(tx, deps, assistant, caller, now);
+    audit(tx, deps, caller, assistant, 'assistant.webhook_regenerated', { webhookId: issued.id }, requestId);
+    return issued;
   });
   return toView(deps, caller, assistant, webhook);
 }
@@ -160,6 +190,18 @@ export async function takeAssistantOwnership(deps: AssistantDeps, caller: Caller
     await em.flush();
   }
   return toView(deps, caller, assistant, await currentWebhook(em, assistant));
+}
+
+function audit(em: EntityManager, deps: AssistantDeps, caller: Caller, assistant: Assistant, action: string, metadata: Record<string, unknown>, requestId: string | undefined): void {
+  recordAuditEvent(em, {
+    organizationId: caller.organizationId,
+    actor: caller,
+    action,
+    target: { type: 'assistant', id: assistant.id },
+    metadata,
+    requestId,
+    at: deps.clock.now(),
+  });
 }
 
 /** The assistant a webhook execution runs, scoped to the webhook's organization. */
@@ -197,7 +239,7 @@ function assertCanEdit(assistant: Assistant, caller: Caller): void {
 }
 
 /** 403 naming the first run-content field of the patch unless the caller owns the assistant. */
-function assertCanChangeRunContent(assistant: Assistant, caller: Caller, patch: UpdateAssistantInput): void {
+function assertCanChangeRunContent(assistant: Assistant, caller: Caller, patch: Pick<UpdateAssistantInput, (typeof RUN_CONTENT_FIELDS)[number]>): void {
   if (assistant.ownerId === caller.userId) return;
   const field = RUN_CONTENT_FIELDS.find((name) => patch[name] !== undefined);
   if (field) throw new AppError('forbidden', `Only the assistant's owner changes what it runs (${field}); take ownership first`, { param: field });
@@ -271,7 +313,7 @@ function toView(
       ...(revealedSecrets.has(index) ? { secret: revealedSecrets.get(index)! } : {}),
     })),
     trigger: assistant.triggerType ? { type: assistant.triggerType } : null,
-    ...(webhook && canManage(assistant, caller) ? { webhookUrl: webhookUrl(deps.config, deps.secrets, webhook) } : {}),
+    ...(webhook && assistant.ownerId === caller.userId ? { webhookUrl: webhookUrl(deps.config, deps.secrets, webhook) } : {}),
     createdBy: assistant.createdBy,
     ownerId: assistant.ownerId,
     createdAt: assistant.createdAt.toISOString(),

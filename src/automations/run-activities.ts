@@ -259,19 +259,19 @@ export function createRunActivities(deps: AppDeps) {
       if (!channel) throw ApplicationFailure.nonRetryable(`The automation has no channel ${input.channelIndex}`, 'not_found');
       let receipt: string;
       try {
+        // A delivery acts for the owner too: not once they are disabled or removed.
+        await assertOwnerActive(em, automation.organizationId, automation.ownerId);
         // The output leaves the organization here: blocked or masked per its DLP policy.
-        const output = await guardOutgoingText(deps, {
-          organizationId: automation.organizationId,
-          text: input.output,
-          destination: `channel:${channel.type}`,
-          source: { type: 'run', id: run.id },
-        });
+        // The automation's name goes with the output: scanned the same way.
+        const outgoing = { organizationId: automation.organizationId, destination: `channel:${channel.type}`, source: { type: 'run' as const, id: run.id } };
+        const output = await guardOutgoingText(deps, { ...outgoing, text: input.output });
+        const automationName = await guardOutgoingText(deps, { ...outgoing, text: automation.name });
         receipt = await channels.send(
           { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
           {
             deliveryId,
             automationId: automation.id,
-            automationName: automation.name,
+            automationName,
             runId: run.id,
             trigger: run.trigger,
             startedAt: run.startedAt.toISOString(),

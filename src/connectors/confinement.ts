@@ -11,14 +11,17 @@ import type { Config } from '../config.js';
 import { badRequest, type AppError } from '../errors.js';
 import { canonicalHost, classifyAddress, classifyHost, matchesAllowList, parseAllowList, splitHostPort, type AllowEntry } from '../net/addresses.js';
 import { resolverFor } from '../net/resolve.js';
+import { ownEndpointAt, ownEndpoints, type OwnEndpoint, type OwnEndpointsConfig } from './own-endpoints.js';
+import { parseNetworkTarget, TargetRefused, type NetworkTarget } from './target-parsers.js';
 import type { Logger } from '../logger.js';
 import { placeholdersIn, type CatalogEntry } from './catalog.js';
 import type { ConnectorLaunch } from './mcp-client.js';
 
 export type ConfinementConfig = Pick<
   Config,
-  'toolsDataDir' | 'TOOLS_ALLOWED_HOSTS' | 'TOOLS_ENABLE_UNPINNED_EGRESS' | 'DATABASE_URL' | 'REDIS_URL' | 'TEMPORAL_ADDRESS' | 'TEMPORAL_PORT' | 'TEMPORAL_UI_PORT' | 'PORT'
->;
+  'toolsDataDir' | 'TOOLS_ALLOWED_HOSTS' | 'TOOLS_ENABLE_UNPINNED_EGRESS'
+> &
+  OwnEndpointsConfig;
 
 type ValueType = 'url' | 'host' | 'path' | 'text';
 
@@ -29,15 +32,16 @@ export interface ConfinedValues {
   pins: Map<string, string[]>;
   /** The organization's connector directory (created). */
   orgDir: string;
+  /** Every network location checked: the host as written, the port the consumer will use, its addresses. */
+  checked: CheckedTarget[];
 }
 
-const DEFAULT_PORTS: Record<string, number> = {
-  http: 80, https: 443, ws: 80, wss: 443, postgres: 5432, postgresql: 5432, redis: 6379, rediss: 6379,
-  mysql: 3306, mariadb: 3306, mongodb: 27017, amqp: 5672, amqps: 5671,
-};
-
-/** Query parameters that move a DSN to another host, a socket or a file: refused outright. */
-const LOCATION_PARAMS = new Set(['host', 'hostaddr', 'socket', 'unix_socket', 'socketpath', 'service', 'servicefile', 'passfile', 'sslcert', 'sslkey', 'sslrootcert', 'sslcrl', 'sslcrldir']);
+export interface CheckedTarget {
+  param: string;
+  host: string;
+  port: number | undefined;
+  addresses: string[];
+}
 
 /** Refuses a connector the operator has not enabled (unpinned egress). Throws 400 on `toolId`. */
 export function assertConnectorEnabled(config: Pick<Config, 'TOOLS_ENABLE_UNPINNED_EGRESS'>, entry: CatalogEntry): void {
@@ -59,17 +63,18 @@ export async function confineValues(config: ConfinementConfig, organizationId: s
   const checker = new TargetChecker(config);
   const out: Record<string, string> = {};
   const pins = new Map<string, string[]>();
+  const checked: CheckedTarget[] = [];
   for (const [name, value] of Object.entries(env)) {
     const param = `env.${name}`;
     const type = valueType(entry, name, value);
     // A remote connector's URL keeps its name (Host header, TLS): the HTTP agent pins it instead.
     const inProcess = entry.transport === 'streamable-http' && placeholdersIn(entry.url).includes(name);
     if (type === 'path') out[name] = confinePath(orgDir, value, param);
-    else if (type === 'url') out[name] = await checker.url(value, param, pins, !inProcess);
-    else if (type === 'host') out[name] = await checker.hostValue(value, param, pins);
+    else if (type === 'url') out[name] = await checker.url(value, param, pins, checked, !inProcess);
+    else if (type === 'host') out[name] = await checker.hostValue(value, param, pins, checked);
     else out[name] = value;
   }
-  return { env: out, pins, orgDir };
+  return { env: out, pins, orgDir, checked };
 }
 
 /**
@@ -117,7 +122,7 @@ function valueType(entry: CatalogEntry, name: string, value: string): ValueType 
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? 'url' : 'text';
 }
 
-/** A relative path inside `orgDir`: no absolute path, no `..`, no symlink that leads out. */
+/** A relative path inside `orgDir`: no absolute path, no `..`, no symlink that leads out or to nothing. */
 export function confinePath(orgDir: string, value: string, param: string): string {
   const refuse = (why: string): AppError => badRequest(`${param} ${why}; paths are relative to the organization's directory`, param);
   if (value.trim() === '') throw refuse('is empty');
@@ -126,20 +131,28 @@ export function confinePath(orgDir: string, value: string, param: string): strin
   const target = path.resolve(orgDir, value);
   const root = fs.realpathSync(orgDir);
   if (!isInside(path.resolve(orgDir), target)) throw refuse('leaves the directory');
-  // The deepest part that exists, with symlinks followed, must still be inside.
+  // The deepest part that exists (a link counts as existing, even when what it names does not),
+  // with symlinks followed, must still be inside; a dangling link cannot be resolved and is refused.
   let existing = target;
-  while (!fs.existsSync(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
+  while (!linkOrFileExists(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
   let real: string;
   try {
     real = fs.realpathSync(existing);
   } catch {
-    throw refuse('cannot be resolved');
+    throw refuse('cannot be resolved (a symbolic link to nothing?)');
   }
   if (!isInside(root, real)) throw refuse('leads out of the directory through a symbolic link');
-  if (fs.existsSync(target) && fs.lstatSync(target).isSymbolicLink() && !isInside(root, fs.realpathSync(target))) {
-    throw refuse('leads out of the directory through a symbolic link');
-  }
   return path.join(root, path.relative(path.resolve(orgDir), target));
+}
+
+/** Whether a path names anything, a symbolic link included (existsSync follows links). */
+function linkOrFileExists(candidate: string): boolean {
+  try {
+    fs.lstatSync(candidate);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isInside(root: string, candidate: string): boolean {
@@ -147,59 +160,37 @@ function isInside(root: string, candidate: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
-interface Endpoint {
-  label: string;
-  addresses: string[];
-  port: number;
-}
-
 /** Checks hosts against the address classes, the allow list and the service's own stores. */
 class TargetChecker {
   private readonly allow: AllowEntry[];
   private readonly resolve;
-  private ownStores: Promise<Endpoint[]> | undefined;
+  private ownStores: Promise<OwnEndpoint[]> | undefined;
 
   constructor(private readonly config: ConfinementConfig) {
     this.allow = parseAllowList(config.TOOLS_ALLOWED_HOSTS);
     this.resolve = resolverFor(config);
   }
 
-  async url(value: string, param: string, pins: Map<string, string[]>, rewrite: boolean): Promise<string> {
-    const refuse = (why: string): AppError => badRequest(`${param} ${why}`, param);
-    const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(.*)$/is.exec(value.trim());
-    if (!match) throw refuse('is not a URL with a host (scheme://host)');
-    const scheme = match[1]!.toLowerCase();
-    const authority = match[2]!;
-    const rest = match[3]!;
-    const defaultPort = DEFAULT_PORTS[scheme];
-    if (defaultPort === undefined) throw refuse(`uses the scheme ${scheme}:, which connections may not use (${Object.keys(DEFAULT_PORTS).join(', ')})`);
-    const query = rest.includes('?') ? new URLSearchParams(rest.slice(rest.indexOf('?') + 1).replace(/#.*$/, '')) : new URLSearchParams();
-    for (const key of query.keys()) {
-      if (LOCATION_PARAMS.has(key.toLowerCase())) throw refuse(`sets ${key}, which connections may not set (it names another host, a socket or a file)`);
+  async url(value: string, param: string, pins: Map<string, string[]>, checked: CheckedTarget[], rewrite: boolean): Promise<string> {
+    let target: NetworkTarget;
+    try {
+      target = parseNetworkTarget(value);
+    } catch (error) {
+      if (error instanceof TargetRefused) throw badRequest(`${param} ${error.message}`, param);
+      throw error;
     }
-    const at = authority.lastIndexOf('@');
-    const userinfo = at >= 0 ? authority.slice(0, at + 1) : '';
-    const hostList = authority.slice(at + 1);
-    if (hostList === '') throw refuse('names no host');
-    const pinnable = rewrite && canRewriteHost(scheme, query);
-    const hosts: string[] = [];
-    for (const item of hostList.split(',')) {
-      const split = splitHostPort(item);
-      if (!split || split.host === '' || Number.isNaN(split.port)) throw refuse('names no valid host');
-      const port = split.port ?? defaultPort;
-      const addresses = await this.check(split.host, port, param);
-      pins.set(canonicalKey(split.host), addresses);
-      const shown = pinnable ? literal(addresses[0]!) : split.host;
-      hosts.push(split.port === undefined ? shown : `${shown}:${split.port}`);
-    }
-    return `${scheme}://${userinfo}${hosts.join(',')}${rest}`;
+    const addresses = await this.check(target.host, target.port, param);
+    pins.set(canonicalKey(target.host), addresses);
+    checked.push({ param, host: target.host, port: target.port, addresses });
+    return rewrite && canRewriteHost(target.scheme, target.query) ? target.withHost(literal(addresses[0]!)) : value.trim();
   }
 
-  async hostValue(value: string, param: string, pins: Map<string, string[]>): Promise<string> {
-    const split = splitHostPort(value.trim());
+  async hostValue(value: string, param: string, pins: Map<string, string[]>, checked: CheckedTarget[]): Promise<string> {
+    const split = /^[\u0021-\u007e]+$/.test(value.trim()) && !value.includes('@') ? splitHostPort(value.trim()) : null;
     if (!split || split.host === '' || Number.isNaN(split.port)) throw badRequest(`${param} is not a valid host`, param);
     const addresses = await this.check(split.host, split.port, param);
     pins.set(canonicalKey(split.host), addresses);
+    checked.push({ param, host: split.host, port: split.port, addresses });
     return split.port === undefined ? literal(addresses[0]!) : `${literal(addresses[0]!)}:${split.port}`;
   }
 
@@ -231,56 +222,20 @@ class TargetChecker {
     }
     // Only an allow-list entry that names the exact port opens the service's own stores.
     if (!allowed.exactPort) {
-      const own = (await this.ownEndpoints()).find(
-        (store) => (port === undefined || store.port === port) && store.addresses.some((address) => addresses.includes(address)),
-      );
+      const own = ownEndpointAt(await this.ownEndpoints(), addresses, port);
       if (own) throw refuse(`host ${host} is the service's own ${own.label}, which connections may never reach`);
     }
     return addresses;
   }
 
-  private ownEndpoints(): Promise<Endpoint[]> {
-    this.ownStores ??= ownStoreEndpoints(this.config, this.resolve);
+  private ownEndpoints(): Promise<OwnEndpoint[]> {
+    this.ownStores ??= ownEndpoints(this.config, this.resolve);
     return this.ownStores;
   }
 }
 
 function notPublic(host: string, kind: string): string {
   return `${host} is a ${kind} address; connections may reach public hosts only (an operator may allow a host with TOOLS_ALLOWED_HOSTS)`;
-}
-
-/** Where the service's own database, Redis and Temporal listen (resolved). */
-async function ownStoreEndpoints(config: ConfinementConfig, resolve: (host: string) => Promise<string[]>): Promise<Endpoint[]> {
-  const targets: { label: string; host: string; port: number }[] = [];
-  const fromUrl = (label: string, url: string | undefined, port: number) => {
-    if (!url) return;
-    const parsed = new URL(url);
-    targets.push({ label, host: parsed.hostname, port: parsed.port ? Number(parsed.port) : port });
-  };
-  fromUrl('database', config.DATABASE_URL, 5432);
-  fromUrl('Redis', config.REDIS_URL, 6379);
-  if (config.TEMPORAL_ADDRESS) {
-    const split = splitHostPort(config.TEMPORAL_ADDRESS);
-    if (split) targets.push({ label: 'Temporal', host: split.host, port: split.port ?? 7233 });
-  } else {
-    targets.push({ label: 'Temporal', host: '127.0.0.1', port: config.TEMPORAL_PORT }, { label: 'Temporal UI', host: '127.0.0.1', port: config.TEMPORAL_UI_PORT });
-  }
-  targets.push({ label: 'API', host: '127.0.0.1', port: config.PORT });
-  const endpoints = await Promise.all(
-    targets.map(async ({ label, host, port }) => {
-      const canonical = canonicalHost(host);
-      if (!canonical) return { label, addresses: [], port };
-      if (canonical.kind !== 'name') return { label, addresses: [canonical.address], port };
-      if (classifyHost(host) === 'loopback') return { label, addresses: ['127.0.0.1', '::1'], port };
-      const addresses = await resolve(canonical.name).catch(() => [] as string[]);
-      return { label, addresses, port };
-    }),
-  );
-  // A store on a wildcard or loopback address is reachable on every loopback spelling.
-  return endpoints.map((endpoint) => ({
-    ...endpoint,
-    addresses: endpoint.addresses.flatMap((address) => (classifyAddress(address) === 'loopback' ? [address, '127.0.0.1', '::1'] : [address])),
-  }));
 }
 
 /** Plain-text protocols do not check the host name, so the checked address can replace it. */

@@ -6,9 +6,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { Agent, fetch as undiciFetch } from 'undici';
+import net from 'node:net';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import type { Logger } from '../logger.js';
-import { fillPlaceholders, type CatalogEntry } from './catalog.js';
+import { fillPlaceholders, placeholdersIn, type CatalogEntry } from './catalog.js';
+import { normaliseAddress } from '../net/addresses.js';
 import type { ProcessGroupTransport } from './process-transport.js';
 import { processSlots, sandboxCommand, SlotUnavailable } from './sandbox.js';
 
@@ -161,7 +163,9 @@ function createTransport(
         .map(([name, value]) => [name, fillPlaceholders(value, env)] as const)
         .filter(([, value]) => value !== ''),
     );
-    const agent = confinement ? pinnedAgent(confinement.pins) : undefined;
+    // A URL the connection's values fill in goes only to the addresses checked for them; the
+    // operator's own catalog URL (no placeholder) is trusted as written.
+    const agent = confinement && placeholdersIn(entry.url).length > 0 ? pinnedAgent(confinement.pins) : undefined;
     const transport = new modules.StreamableHTTPClientTransport(new URL(fillPlaceholders(entry.url, env)), {
       // A redirect would lead to a host nobody checked.
       requestInit: { headers, ...(agent ? { redirect: 'error' as const } : {}) },
@@ -185,20 +189,33 @@ function fillAll(values: Record<string, string>, builtins: Record<string, string
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, fillPlaceholders(value, builtins)]));
 }
 
-/** An HTTP agent whose DNS answers are the addresses the confinement check accepted, and only those. */
+/**
+ * An HTTP agent that reaches only the addresses the confinement check accepted: its DNS answers
+ * are those addresses, and a literal IP (which Node connects to without a lookup) must be one of
+ * them too.
+ */
 function pinnedAgent(pins: Map<string, string[]>): Agent {
+  const pinnedAddresses = new Set([...pins.values()].flat().map(normaliseAddress));
+  const connector = buildConnector({
+    lookup: (hostname, options, callback) => {
+      const addresses = pins.get(hostname.toLowerCase().replace(/\.$/, ''));
+      if (!addresses?.length) {
+        callback(new Error(`${hostname} was not checked for this connection`), '', 4);
+        return;
+      }
+      const list = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      else callback(null, list[0]!.address, list[0]!.family);
+    },
+  });
   return new Agent({
-    connect: {
-      lookup: (hostname, options, callback) => {
-        const addresses = pins.get(hostname.toLowerCase().replace(/\.$/, ''));
-        if (!addresses?.length) {
-          callback(new Error(`${hostname} was not checked for this connection`), '', 4);
-          return;
-        }
-        const list = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-        if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-        else callback(null, list[0]!.address, list[0]!.family);
-      },
+    connect: (options, callback) => {
+      const host = options.hostname.replace(/^\[|\]$/g, '');
+      if (net.isIP(host) && !pinnedAddresses.has(normaliseAddress(host))) {
+        callback(new Error(`${host} was not checked for this connection`), null);
+        return;
+      }
+      connector(options, callback);
     },
   });
 }

@@ -22,8 +22,13 @@ export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'sec
       return tools;
     },
 
+    /** One tool call, as the automation's owner now (the owner may have changed since the model chose it). */
     async callRunTool(input: { runId: string; organizationId: string; binding: ToolBinding; arguments: string }): Promise<ToolCallResult> {
-      return callToolWithDlp(deps, { ...input, source: { type: 'run', id: input.runId } }, toActivityFailure);
+      const em = deps.orm.em.fork();
+      const run = await em.findOne(AutomationRun, { id: input.runId, organizationId: input.organizationId });
+      const automation = run ? await em.findOne(Automation, { id: run.automationId, organizationId: run.organizationId }) : null;
+      if (!automation) return { text: 'Tool error: the automation of this run no longer exists', isError: true, truncated: false };
+      return callToolWithDlp(deps, { ...input, userId: automation.ownerId, source: { type: 'run', id: input.runId } }, toActivityFailure);
     },
   };
 }

@@ -11,6 +11,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../runtime-deps.js';
 import type { ToolDefinition } from '../gateway/types.js';
 import { AppError } from '../errors.js';
+import { assertOwnerActive } from '../identity/run-principal.js';
 import { guardOutgoingText, type OutgoingDlpDeps, type OutgoingText } from '../gateway/dlp/outgoing.js';
 import { catalogFor, type CatalogEntry } from './catalog.js';
 import { confinedLaunch } from './confinement.js';
@@ -82,17 +83,20 @@ export function resolveToolCall(bindings: Record<string, ToolBinding>, functionN
 }
 
 /**
- * One tool call on behalf of a run or webhook execution: the arguments leave for the MCP server,
- * so they are blocked or masked per the organization's DLP policy first (a block is thrown as
+ * One tool call on behalf of a run or webhook execution, as its owner `userId` (read at call
+ * time: the model chose the call earlier, and the owner may have been disabled or replaced since).
+ * The owner must be active and the connection theirs. The arguments leave for the MCP server,
+ * so they are blocked or masked per the organization's DLP policy first (a refusal is thrown as
  * `toFailure` makes it, so each caller's activity fails the way its workflow expects).
  */
 export async function callToolWithDlp(
   deps: ToolUseDeps & OutgoingDlpDeps,
-  input: { organizationId: string; binding: ToolBinding; arguments: string; source: OutgoingText['source'] },
+  input: { organizationId: string; userId: string; binding: ToolBinding; arguments: string; source: OutgoingText['source'] },
   toFailure: (error: unknown) => unknown,
 ): Promise<ToolCallResult> {
   let args: string;
   try {
+    await assertOwnerActive(deps.orm.em.fork(), input.organizationId, input.userId);
     args = await guardOutgoingText(deps, {
       organizationId: input.organizationId,
       text: input.arguments,
@@ -104,6 +108,7 @@ export async function callToolWithDlp(
   }
   return callConnectionTool(deps, {
     organizationId: input.organizationId,
+    userId: input.userId,
     connectionId: input.binding.connectionId,
     toolName: input.binding.toolName,
     arguments: args,
@@ -117,11 +122,12 @@ export async function callToolWithDlp(
  */
 export async function callConnectionTool(
   deps: ToolUseDeps,
-  input: { organizationId: string; connectionId: string; toolName: string; arguments: string | Record<string, unknown>; timeoutMs?: number },
+  input: { organizationId: string; userId: string; connectionId: string; toolName: string; arguments: string | Record<string, unknown>; timeoutMs?: number },
 ): Promise<ToolCallResult> {
   const args = parseArguments(input.arguments);
   if (!args) return failure('the tool arguments are not a JSON object');
-  const connection = await deps.orm.em.fork().findOne(ToolConnection, { id: input.connectionId, organizationId: input.organizationId });
+  // A connection is its user's alone: a binding from before a take-ownership no longer resolves.
+  const connection = await deps.orm.em.fork().findOne(ToolConnection, { id: input.connectionId, organizationId: input.organizationId, userId: input.userId });
   const entry = connection ? catalogFor(deps.config).find(connection.toolId) : undefined;
   if (!connection || !entry) return failure('the connection of this tool no longer exists');
   try {

@@ -13,7 +13,7 @@ import { countUsage, metrics } from '../metrics.js';
 import { assertModelAllowed, holdOptionsOf } from './access.js';
 import { AfterAnswer } from './after-answer.js';
 import type { GatewayConfig } from './config.js';
-import type { DlpVerdict } from './dlp/index.js';
+import type { DlpVerdict, InspectedRequest } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
 import { ClientAbortedError, abortedError, providerError, type AttemptLog, type Failover } from './failover.js';
 import { costOf } from './pricing.js';
@@ -29,7 +29,7 @@ import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatConte
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
 export interface DlpInspector {
-  inspect(organizationId: string, request: Pick<ChatCompletionRequest, 'messages' | 'tools'>): Promise<DlpVerdict>;
+  inspect(organizationId: string, request: InspectedRequest): Promise<DlpVerdict>;
 }
 
 /** An answer being streamed: the first content already arrived, so the target is settled. */

@@ -52,7 +52,7 @@ export class EmbeddingService {
     try {
       const targets = this.deps.router.resolve(request.model, 'embedding');
       assertModelAllowed(context, request.model);
-      const input = await this.inspect(context, request.input, trail);
+      const input = await this.inspect(context, request, trail);
       // A token covers at least one UTF-8 byte: the byte length bounds the billed input.
       const promptTokens = input.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), 0);
       const answered = await this.deps.failover.run(
@@ -81,8 +81,11 @@ export class EmbeddingService {
     }
   }
 
-  private async inspect(context: ChatContext, input: string[], trail: Trail): Promise<string[]> {
-    const verdict = await this.deps.dlp.inspect(context.organizationId, { messages: input.map((content) => ({ role: 'user', content })) });
+  private async inspect(context: ChatContext, request: EmbeddingRequest, trail: Trail): Promise<string[]> {
+    const verdict = await this.deps.dlp.inspect(context.organizationId, {
+      messages: request.input.map((content) => ({ role: 'user', content })),
+      identifiers: request.user === undefined ? [] : [request.user],
+    });
     trail.findings = verdict.findings;
     if (verdict.blocked.length > 0) {
       for (const detector of verdict.blocked) metrics.dlpBlocks.inc({ detector });

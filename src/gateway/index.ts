@@ -10,7 +10,7 @@ import { CircuitBreakers } from './breaker.js';
 import { createResponseCache } from './cache.js';
 import { ChatService, type ChatCompletionStream, type ChatOptions } from './chat.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
-import { DlpPolicies, inspectRequest } from './dlp/index.js';
+import { DlpPolicies, inspectRequest, type InspectedRequest } from './dlp/index.js';
 import { EmbeddingService, type EmbeddingResult } from './embeddings.js';
 import type { EmbeddingRequest } from './embeddings.schemas.js';
 import { Failover } from './failover.js';
@@ -82,7 +82,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     router,
     failover: new Failover(breakers, deps.budget, gatewayConfig.breaker),
     transport,
-    dlp: { inspect: (organizationId: string, request: Pick<ChatCompletionRequest, 'messages' | 'tools'>) => inspectRequest(dlpPolicies, organizationId, request) },
+    dlp: { inspect: (organizationId: string, request: InspectedRequest) => inspectRequest(dlpPolicies, organizationId, request) },
     budget: deps.budget,
     recorder,
     clock: deps.clock,

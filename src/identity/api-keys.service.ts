@@ -1,16 +1,16 @@
 // API key lifecycle for the portal: create (the raw key is returned once, only its hash kept),
 // list, revoke. A member sees and revokes only their own keys; admins and the owner manage every
-// key of the organization, except the owner's: only the owner revokes the owner's keys (403),
-// so an admin cannot lock the owner out. Revocation evicts the key from every API instance's
+// key of the organization, except the owner's and other admins': only the owner revokes those
+// (403), so an admin cannot lock the owner or another admin out. Revocation evicts the key from every API instance's
 // cache at once. A key may carry its own gateway limits (allow-listed models and tiers, a
 // monthly budget, a rate): set at creation only, so the copy cached with the caller never goes
-// stale.
+// stale. A key created with a key gets at most the creating key's limits.
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { billingPeriodOf } from '../billing/period.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
-import { hasRole, type Caller } from './caller.js';
+import { hasRole, type Caller, type KeyLimits } from './caller.js';
 import type { IdentityContext } from './context.js';
 import { credentialCacheFor } from './credential-cache.js';
 import { ApiKey, Organization, User } from './entities.js';
@@ -54,6 +54,7 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
   const { caller } = ctx;
   const unknown = (input.models ?? []).findIndex((model) => !knownModels.includes(model));
   if (unknown >= 0) throw badRequest(`models[${unknown}] is not a model or tier of the gateway: '${input.models![unknown]}'`, `models[${unknown}]`);
+  const granted = withinCreatorLimits(input, caller.via === 'api_key' ? caller.keyLimits : undefined);
   const rawKey = generateApiKey();
   return ctx.em.transactional(async (em) => {
     await assertQuota(em, limits, 'api_keys', caller);
@@ -63,9 +64,9 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
       name: input.name,
       keyHash: hashApiKey(rawKey),
       prefix: displayPrefix(rawKey),
-      models: input.models ? [...new Set(input.models)] : null,
-      monthlyBudget: input.monthlyBudget ?? null,
-      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+      models: granted.models,
+      monthlyBudget: granted.monthlyBudget,
+      rateLimitPerMinute: granted.rateLimitPerMinute,
       createdAt: ctx.clock.now(),
     });
     const keyLimits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute };
@@ -73,6 +74,26 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
     await em.flush();
     return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString(), ...keyLimits };
   });
+}
+
+/**
+ * The limits of a key created with a key: the creating key's limits are a ceiling (models a
+ * subset, budget and rate no higher); what the request leaves out it inherits. Asking for more
+ * is 403 naming the field, so a limited key never mints a key with more than it has.
+ */
+export function withinCreatorLimits(input: CreateApiKeyInput, ceiling: KeyLimits | undefined): KeyLimits {
+  const models = input.models ? [...new Set(input.models)] : null;
+  const asked: KeyLimits = { models, monthlyBudget: input.monthlyBudget ?? null, rateLimitPerMinute: input.rateLimitPerMinute ?? null };
+  if (!ceiling) return asked;
+  const beyond = (field: string, what: string) => new AppError('forbidden', `${field} ${what} than the API key creating it allows`, { param: field });
+  if (ceiling.models && asked.models?.some((model) => !ceiling.models!.includes(model))) throw beyond('models', 'names more models');
+  if (ceiling.monthlyBudget !== null && asked.monthlyBudget !== null && asked.monthlyBudget > ceiling.monthlyBudget) throw beyond('monthlyBudget', 'is higher');
+  if (ceiling.rateLimitPerMinute !== null && asked.rateLimitPerMinute !== null && asked.rateLimitPerMinute > ceiling.rateLimitPerMinute) throw beyond('rateLimitPerMinute', 'is higher');
+  return {
+    models: asked.models ?? ceiling.models,
+    monthlyBudget: asked.monthlyBudget ?? ceiling.monthlyBudget,
+    rateLimitPerMinute: asked.rateLimitPerMinute ?? ceiling.rateLimitPerMinute,
+  };
 }
 
 export async function listApiKeys(ctx: IdentityContext): Promise<{ apiKeys: ApiKeyView[]; total: number }> {
@@ -99,6 +120,8 @@ export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<vo
   const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id }, { populate: ['user'] });
   if (!key) throw notFound('API key');
   if (key.user.role === 'owner' && key.user.id !== ctx.caller.userId) throw forbidden("Only the owner revokes the owner's API keys");
+  // Only the owner manages admins: one admin does not revoke another's keys.
+  if (key.user.role === 'admin' && key.user.id !== ctx.caller.userId && ctx.caller.role !== 'owner') throw forbidden("Only the owner revokes another admin's API keys");
   if (key.revokedAt) return;
   key.revokedAt = ctx.clock.now();
   audit(ctx, 'api_key.revoked', key, { name: key.name, prefix: key.prefix });

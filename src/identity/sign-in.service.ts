@@ -17,6 +17,9 @@ export interface SignInResult {
   session: IssuedSession;
 }
 
+/** Password hashes checked per sign-in at least (argon2 runs on libuv's pool of 4 threads). */
+export const SIGN_IN_HASH_CHECKS = 4;
+
 export async function signInWithPassword(
   em: EntityManager,
   clock: Clock,
@@ -27,13 +30,15 @@ export async function signInWithPassword(
     { email: input.email.toLowerCase(), ...(input.organizationId ? { organization: input.organizationId } : {}) },
     { populate: ['passwordHash'] },
   );
-  const matching: User[] = [];
-  // Every candidate's hash is checked (and one dummy when there is none), so the time taken does
-  // not tell which of them matched or whether any account exists.
-  if (candidates.length === 0) await verifyPassword(null, input.password);
-  for (const user of candidates) {
-    if ((await verifyPassword(user.passwordHash ?? null, input.password)) && user.status === 'active') matching.push(user);
-  }
+  // Every candidate's hash is checked, padded with dummy checks to SIGN_IN_HASH_CHECKS, in
+  // parallel: the time taken tells neither which account matched, nor whether the address has
+  // no account, one or several (up to that many).
+  const padding = Math.max(0, SIGN_IN_HASH_CHECKS - candidates.length);
+  const [results] = await Promise.all([
+    Promise.all(candidates.map((user) => verifyPassword(user.passwordHash ?? null, input.password))),
+    Promise.all(Array.from({ length: padding }, () => verifyPassword(null, input.password))),
+  ]);
+  const matching = candidates.filter((user, i) => results[i] && user.status === 'active');
   if (matching.length === 0) throw unauthorized('Invalid email or password');
   return completeSignIn(em, clock, onlyOne(matching), 'password', input);
 }

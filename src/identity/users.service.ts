@@ -118,7 +118,10 @@ export async function transferOwnership(ctx: IdentityContext, userId: string): P
     // the second finds no owner row to demote and changes nothing (never two owners).
     const demoted = await tx.nativeUpdate(User, { id: owner.id, role: 'owner' }, { role: 'admin' });
     if (demoted === 0) throw forbidden('Only the owner transfers ownership');
-    await tx.nativeUpdate(User, { id: target.id, status: 'active' }, { role: 'owner' });
+    // Conditional on the new owner still being active: a disable that won the race rolls the
+    // transfer back, so the organization is never left without an owner.
+    const promoted = await tx.nativeUpdate(User, { id: target.id, status: 'active' }, { role: 'owner' });
+    if (promoted === 0) throw new AppError('conflict', 'Ownership goes only to an active user', { param: 'id' });
     audit(ctx, tx, 'user.ownership_transferred', target, { from: owner.id, to: target.id, previousRole: target.role });
   });
   target.role = 'owner';

@@ -134,6 +134,30 @@ function classifyV6(b: number[]): AddressClass {
   return 'public';
 }
 
+/** One spelling per address: IPv4-mapped IPv6 becomes IPv4, IPv6 compressed, zones dropped. */
+export function normaliseAddress(address: string): string {
+  const canonical = canonicalHost(address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+  if (!canonical || canonical.kind === 'name') return address;
+  if (canonical.kind === 'ipv4') return canonical.address;
+  const bytes = parseIPv6(canonical.address)!;
+  const mapped = bytes.slice(0, 10).every((x) => x === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  return mapped ? bytes.slice(12).join('.') : canonical.address;
+}
+
+/**
+ * The client a per-IP limit counts: an IPv4 address itself (mapped IPv6 included), an IPv6
+ * address by its /64, which one subscriber usually holds whole (rotating inside it must not
+ * escape the limit). Anything else is used as given.
+ */
+export function clientRateKey(ip: string): string {
+  const bytes = parseIPv6(ip);
+  if (!bytes) return ip;
+  const mapped = bytes.slice(0, 10).every((x) => x === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (mapped) return bytes.slice(12).join('.');
+  const words = [0, 2, 4, 6].map((i) => ((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  return `${words.join(':')}::/64`;
+}
+
 function nonPublic(kind: AddressClass): AddressClass {
   return kind === 'public' ? 'reserved' : kind;
 }

@@ -6,9 +6,9 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 
-export type QuotaResource = 'automations' | 'webhooks' | 'connections' | 'api_keys';
+export type QuotaResource = 'automations' | 'assistants' | 'webhooks' | 'connections' | 'api_keys';
 
-export type QuotaLimits = Pick<Config, 'QUOTA_AUTOMATIONS_PER_ORG' | 'QUOTA_WEBHOOKS_PER_ORG' | 'QUOTA_CONNECTIONS_PER_ORG' | 'QUOTA_API_KEYS_PER_USER'>;
+export type QuotaLimits = Pick<Config, 'QUOTA_AUTOMATIONS_PER_ORG' | 'QUOTA_ASSISTANTS_PER_ORG' | 'QUOTA_WEBHOOKS_PER_ORG' | 'QUOTA_CONNECTIONS_PER_ORG' | 'QUOTA_API_KEYS_PER_USER'>;
 
 interface QuotaRule {
   limit: (limits: QuotaLimits) => number;
@@ -24,6 +24,12 @@ const RULES: Record<QuotaResource, QuotaRule> = {
     env: 'QUOTA_AUTOMATIONS_PER_ORG',
     scope: 'organization',
     countSql: 'select count(*)::int as n from "automations" where "organization_id" = ?',
+  },
+  assistants: {
+    limit: (l) => l.QUOTA_ASSISTANTS_PER_ORG,
+    env: 'QUOTA_ASSISTANTS_PER_ORG',
+    scope: 'organization',
+    countSql: 'select count(*)::int as n from "assistants" where "organization_id" = ?',
   },
   webhooks: {
     limit: (l) => l.QUOTA_WEBHOOKS_PER_ORG,

@@ -20,6 +20,7 @@ import { scanRunInputForDlp } from '../automations/run-dlp.js';
 import { AppError } from '../errors.js';
 import { guardOutgoingText, type OutgoingDlpDeps } from '../gateway/dlp/outgoing.js';
 import { assertOwnerActive } from '../identity/run-principal.js';
+import { WebhookExecution } from './entities.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import { resolveSkillVersion, type ResolvedSkillVersion } from '../skills/skills.service.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';
@@ -116,12 +117,25 @@ export async function listAssistantTools(
   return { ...tools, skillVersion };
 }
 
-/** One tool call of an assistant execution; failures come back as error text for the model. */
+/**
+ * One tool call of an assistant execution, as the assistant's owner now (the owner may have
+ * changed since the model chose it); failures come back as error text for the model.
+ */
 export async function callAssistantTool(
   deps: ToolUseDeps & OutgoingDlpDeps,
   input: { executionId: string; organizationId: string; binding: ToolBinding; arguments: string },
 ): Promise<ToolCallResult> {
-  return callToolWithDlp(deps, { ...input, source: { type: 'webhook_execution', id: input.executionId } }, asActivityFailure);
+  const userId = await ownerOfExecution(deps, input.organizationId, input.executionId);
+  if (!userId) return { text: 'Tool error: the assistant of this execution no longer exists', isError: true, truncated: false };
+  return callToolWithDlp(deps, { ...input, userId, source: { type: 'webhook_execution', id: input.executionId } }, asActivityFailure);
+}
+
+/** The current owner of the assistant a webhook execution runs. */
+async function ownerOfExecution(deps: Pick<AppDeps, 'orm'>, organizationId: string, executionId: string): Promise<string | undefined> {
+  const em = deps.orm.em.fork();
+  const execution = await em.findOne(WebhookExecution, { id: executionId, organizationId });
+  const assistant = execution?.assistantId ? await loadAssistantForRun(em, organizationId, execution.assistantId) : null;
+  return assistant?.ownerId;
 }
 
 async function loadAssistant(deps: Pick<AppDeps, 'orm'>, organizationId: string, assistantId: string): Promise<Assistant> {
@@ -164,20 +178,20 @@ export async function deliverToChannel(
   const channel = assistant?.channels[request.channelIndex];
   if (!assistant || !channel) return; // changed since the run: nothing left to deliver to
   try {
-    // The answer leaves the organization here: blocked or masked per its DLP policy.
-    const output = await guardOutgoingText(deps, {
-      organizationId: request.organizationId,
-      text: request.output,
-      destination: `channel:${channel.type}`,
-      source: { type: 'webhook_execution', id: request.executionId },
-    });
+    // A delivery acts for the owner too: not once they are disabled or removed.
+    await assertOwnerActive(deps.orm.em.fork(), assistant.organizationId, assistant.ownerId);
+    // The answer, and the assistant's name with it, leave the organization here: blocked or
+    // masked per its DLP policy.
+    const outgoing = { organizationId: request.organizationId, destination: `channel:${channel.type}`, source: { type: 'webhook_execution' as const, id: request.executionId } };
+    const output = await guardOutgoingText(deps, { ...outgoing, text: request.output });
+    const assistantName = await guardOutgoingText(deps, { ...outgoing, text: assistant.name });
     await sender.send(
       { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
       {
         kind: 'assistant_webhook',
         deliveryId: assistantDeliveryId(request.executionId, request.channelIndex),
         assistantId: assistant.id,
-        assistantName: assistant.name,
+        assistantName,
         executionId: request.executionId,
         receivedAt: request.receivedAt,
         output,

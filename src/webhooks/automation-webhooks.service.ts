@@ -1,8 +1,10 @@
 // Webhooks of automations: an automation may have several (one per sender, each revocable on its
-// own). Only the automation's creator, admins and the owner manage them and see their URLs.
+// own). A webhook's body becomes the run's user message, acting with the owner's connections and
+// budget, so its URLs are run content: only the automation's owner creates, lists and revokes
+// them (admins take ownership first), and each change is audited.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../runtime-deps.js';
-import { canManageAutomation } from '../automations/access.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
 import { Automation } from '../automations/entities.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
@@ -13,6 +15,11 @@ import { issueWebhook, webhookUrl } from './webhooks.service.js';
 
 type Deps = Pick<AppDeps, 'orm' | 'secrets' | 'config' | 'clock'>;
 
+/** The request id for audit records, when the caller has one. */
+export interface AuditContext {
+  requestId?: string | undefined;
+}
+
 export interface AutomationWebhookView {
   id: string;
   automationId: string;
@@ -20,24 +27,26 @@ export interface AutomationWebhookView {
   createdAt: string;
 }
 
-export async function createAutomationWebhook(deps: Deps, caller: Caller, automationId: string): Promise<AutomationWebhookView> {
+export async function createAutomationWebhook(deps: Deps, caller: Caller, automationId: string, context: AuditContext = {}): Promise<AutomationWebhookView> {
   const em = deps.orm.em.fork();
-  const automation = await findManageableAutomation(em, caller, automationId);
+  const automation = await findOwnedAutomation(em, caller, automationId);
   const webhook = await em.transactional(async (tx) => {
     await assertQuota(tx, deps.config, 'webhooks', caller);
-    return issueWebhook(tx, deps.secrets, {
+    const issued = issueWebhook(tx, deps.secrets, {
       organizationId: caller.organizationId,
       createdBy: caller.userId,
       target: { kind: 'automation', automationId: automation.id },
       now: deps.clock.now(),
     });
+    audit(tx, deps, caller, 'automation.webhook_created', automation.id, issued.id, context);
+    return issued;
   });
   return toView(deps, webhook);
 }
 
 export async function listAutomationWebhooks(deps: Deps, caller: Caller, automationId: string): Promise<{ webhooks: AutomationWebhookView[]; total: number }> {
   const em = deps.orm.em.fork();
-  const automation = await findManageableAutomation(em, caller, automationId);
+  const automation = await findOwnedAutomation(em, caller, automationId);
   const webhooks = await em.find(
     Webhook,
     { organizationId: caller.organizationId, automationId: automation.id, revokedAt: null },
@@ -47,9 +56,9 @@ export async function listAutomationWebhooks(deps: Deps, caller: Caller, automat
 }
 
 /** Revokes one webhook of the automation; its URL answers 404 from the moment this returns. */
-export async function revokeAutomationWebhook(deps: Deps, caller: Caller, automationId: string, webhookId: string): Promise<void> {
+export async function revokeAutomationWebhook(deps: Deps, caller: Caller, automationId: string, webhookId: string, context: AuditContext = {}): Promise<void> {
   const em = deps.orm.em.fork();
-  const automation = await findManageableAutomation(em, caller, automationId);
+  const automation = await findOwnedAutomation(em, caller, automationId);
   const revoked = isRecordId(webhookId)
     ? await em.nativeUpdate(
         Webhook,
@@ -58,17 +67,31 @@ export async function revokeAutomationWebhook(deps: Deps, caller: Caller, automa
       )
     : 0;
   if (revoked === 0) throw notFound('Webhook');
+  audit(em, deps, caller, 'automation.webhook_revoked', automation.id, webhookId, context);
+  await em.flush();
 }
 
-async function findManageableAutomation(em: EntityManager, caller: Caller, automationId: string): Promise<Automation> {
+async function findOwnedAutomation(em: EntityManager, caller: Caller, automationId: string): Promise<Automation> {
   const automation = isRecordId(automationId)
     ? await em.findOne(Automation, { id: automationId, organizationId: caller.organizationId })
     : null;
   if (!automation) throw notFound('Automation');
-  if (!canManageAutomation(automation, caller)) {
-    throw forbidden('Only the creator of an automation, admins and the owner manage its webhooks');
+  if (automation.ownerId !== caller.userId) {
+    throw forbidden("Only the automation's owner manages its webhooks (what they send becomes its runs' input); take ownership first");
   }
   return automation;
+}
+
+function audit(em: EntityManager, deps: Deps, caller: Caller, action: string, automationId: string, webhookId: string, context: AuditContext): void {
+  recordAuditEvent(em, {
+    organizationId: caller.organizationId,
+    actor: caller,
+    action,
+    target: { type: 'automation', id: automationId },
+    metadata: { webhookId },
+    requestId: context.requestId,
+    at: deps.clock.now(),
+  });
 }
 
 function toView(deps: Deps, webhook: Webhook): AutomationWebhookView {

@@ -20,6 +20,7 @@ import { forgetQueuedExecution, recordQueuedExecution } from './executions.servi
 import { executionWorkflowId, hashWebhookId, idempotentExecutionId, isWellFormedWebhookId, randomExecutionId } from './webhook-ids.js';
 import { tighterLimit, type WebhookRateLimiter } from './webhook-rate-limit.js';
 import { findActiveWebhook, type ActiveWebhook } from './webhooks.service.js';
+import { clientRateKey } from '../net/addresses.js';
 
 export interface WebhookDelivery {
   /** The id from the URL: the credential. */
@@ -45,7 +46,7 @@ export async function receiveWebhook(
 ): Promise<{ acknowledgment: WebhookAcknowledgment; rateLimit: RateLimitDecision }> {
   const em = deps.orm.em.fork();
   const [clientLimit, found, webhookLimit] = await Promise.allSettled([
-    limiter.consumeClient(delivery.clientIp),
+    limiter.consumeClient(clientRateKey(delivery.clientIp)),
     findActiveWebhook(em, delivery.webhookId),
     // Keyed by the digest of the URL id (what the lookup uses), so it need not wait for the lookup;
     // a malformed id names no webhook and is answered 404 without counting.

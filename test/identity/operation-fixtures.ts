@@ -63,7 +63,8 @@ const read = (make: ResourceMaker, path: string) => () => make.read(path);
 const readConnection = (make: ResourceMaker, id: string) => () => make.read(`/tools/connections/${id}`, make.caller.key);
 
 function automationState(make: ResourceMaker, id: string) {
-  return async () => ({ automation: await make.read(`/automations/${id}`), webhooks: await make.read(`/automations/${id}/webhooks`) });
+  // Webhook URLs are the automation's owner's alone (issue 29): read them with the owner's key.
+  return async () => ({ automation: await make.read(`/automations/${id}`), webhooks: await make.read(`/automations/${id}/webhooks`, make.caller.key) });
 }
 
 function runState(make: ResourceMaker, automationId: string, runId: string) {

@@ -61,7 +61,7 @@ async function connection(org: TestOrganization, toolId: string): Promise<string
 }
 
 const callTool = (org: TestOrganization, connectionId: string, toolName: string, args: Record<string, unknown>) =>
-  callConnectionTool(stack.runtime, { organizationId: org.id, connectionId, toolName, arguments: args, timeoutMs: 20_000 });
+  callConnectionTool(stack.runtime, { organizationId: org.id, userId: org.member.id, connectionId, toolName, arguments: args, timeoutMs: 20_000 });
 
 describe('network: none', () => {
   it('a none connector cannot open a socket, even to loopback; an egress one can', async () => {

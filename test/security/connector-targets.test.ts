@@ -28,9 +28,9 @@ const resolver = async (host: string) => {
 let stack: Stack;
 let allowing: Stack;
 let org: TestOrganization;
+let other: TestOrganization;
 /** The organization on `allowing`'s database (the same database on PostgreSQL; its own in-memory PGlite otherwise). */
 let allowingOrg: TestOrganization;
-let other: TestOrganization;
 let remote: HttpFixture;
 
 beforeAll(async () => {
@@ -41,8 +41,9 @@ beforeAll(async () => {
   useHostResolver(stack.config, resolver);
   useHostResolver(allowing.config, async (host) => (host === 'mcp.example.test' ? ['127.0.0.1'] : resolver(host)));
   org = await createTestOrganization(stack.runtime.orm);
-  allowingOrg = await createTestOrganization(allowing.runtime.orm);
   other = await createTestOrganization(stack.runtime.orm);
+  // Each stack has its own database when tests run on embedded PGlite.
+  allowingOrg = await createTestOrganization(allowing.runtime.orm);
 });
 afterAll(async () => {
   await stack?.stop();
@@ -128,19 +129,14 @@ describe('network locations in connection values', () => {
 
   it('an allowed private range still never opens the service\'s own database, Redis or Temporal', async () => {
     const own = allowing.config;
-    // On the embedded defaults there is no database or Redis port to protect (PGlite and the
-    // fallbacks run in the process): Temporal is checked alone then.
     const temporalPort = own.TEMPORAL_ADDRESS!.split(':').pop();
-    const ownStores: (readonly [string, string, string])[] = [['remote-mcp', 'MCP_SERVER_URL', `http://127.0.0.1:${temporalPort}/`]];
-    if (own.REDIS_URL) {
-      const redisPort = new URL(own.REDIS_URL).port || '6379';
-      ownStores.push(['redis', 'REDIS_URL', `redis://127.0.0.1:${redisPort}/0`], ['redis', 'REDIS_URL', `redis://localhost:${redisPort}`]);
-    }
-    if (own.DATABASE_URL) {
-      const dbPort = new URL(own.DATABASE_URL).port || '5432';
-      ownStores.push(['postgres', 'POSTGRES_URL', `postgresql://postgres@127.0.0.1:${dbPort}/postgres`]);
-    }
-    for (const [toolId, name, value] of ownStores) {
+    // Embedded runs have no database or Redis server to point at: Temporal is checked either way.
+    const redisPort = own.REDIS_URL ? new URL(own.REDIS_URL).port || '6379' : undefined;
+    const dbPort = own.DATABASE_URL ? new URL(own.DATABASE_URL).port || '5432' : undefined;
+    const cases: (readonly [string, string, string])[] = [['remote-mcp', 'MCP_SERVER_URL', `http://127.0.0.1:${temporalPort}/`]];
+    if (redisPort) cases.push(['redis', 'REDIS_URL', `redis://127.0.0.1:${redisPort}/0`], ['redis', 'REDIS_URL', `redis://localhost:${redisPort}`]);
+    if (dbPort) cases.push(['postgres', 'POSTGRES_URL', `postgresql://postgres@127.0.0.1:${dbPort}/postgres`]);
+    for (const [toolId, name, value] of cases) {
       const res = await connect(allowing, allowingOrg.member.key, toolId, { [name]: value });
       expect(res.status, `${value}: ${res.text}`).toBe(400);
       expect(res.body.error.param).toBe(`env.${name}`);
@@ -179,6 +175,24 @@ describe('file paths in connection values', () => {
       const res = await connect(stack, org.member.key, 'sqlite', { SQLITE_DB_PATH: value });
       expect(res.status, `${value}: ${res.text}`).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'bad_request', param: 'env.SQLITE_DB_PATH' });
+    }
+  });
+
+  it('refuses a dangling symlink that leads out, as the file or as a directory on the way (issue 29)', async () => {
+    const orgDir = path.join(dataDir, org.id);
+    fs.mkdirSync(orgDir, { recursive: true });
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
+    // Neither target exists yet: existsSync() follows the link and says "no such file".
+    fs.symlinkSync(path.join(outside, 'planted.db'), path.join(orgDir, 'dangling.db'));
+    fs.symlinkSync(path.join(outside, 'not-yet'), path.join(orgDir, 'dangling-dir'));
+    try {
+      for (const value of ['dangling.db', 'dangling-dir/x.db', './dangling-dir/deeper/x.db']) {
+        const res = await connect(stack, org.member.key, 'sqlite', { SQLITE_DB_PATH: value });
+        expect(res.status, `${value}: ${res.text}`).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'bad_request', param: 'env.SQLITE_DB_PATH' });
+      }
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 

@@ -12,7 +12,7 @@ let other: TestOrganization;
 
 beforeAll(async () => {
   stack = await startStack({
-    env: { QUOTA_AUTOMATIONS_PER_ORG: '2', QUOTA_WEBHOOKS_PER_ORG: '2', QUOTA_CONNECTIONS_PER_ORG: '4', QUOTA_API_KEYS_PER_USER: '3' },
+    env: { QUOTA_AUTOMATIONS_PER_ORG: '2', QUOTA_WEBHOOKS_PER_ORG: '2', QUOTA_CONNECTIONS_PER_ORG: '4', QUOTA_API_KEYS_PER_USER: '3', QUOTA_ASSISTANTS_PER_ORG: '3' },
   });
   org = await createTestOrganization(stack.runtime.orm);
   other = await createTestOrganization(stack.runtime.orm);
@@ -67,6 +67,37 @@ describe('quotas', () => {
     // A revoked webhook no longer counts.
     expect((await api(org.member.key, 'DELETE', `/automations/${id}/webhooks/${second.body.id}`)).status).toBe(204);
     expect((await api(org.member.key, 'POST', `/automations/${id}/webhooks`)).status).toBe(201);
+  });
+
+  it("webhooks: an assistant's trigger set by PUT counts too, and parallel updates at the limit never both pass (issue 29)", async () => {
+    const team = await createTestOrganization(stack.runtime.orm);
+    const ids: string[] = [];
+    for (const name of ['a1', 'a2', 'a3']) {
+      const res = await api(team.member.key, 'POST', '/assistants', { name, systemPrompt: 'hi' });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.id);
+    }
+    const results = await Promise.all(ids.map((id) => api(team.member.key, 'PUT', `/assistants/${id}`, { trigger: { type: 'webhook' } })));
+    expect(results.filter((res) => res.status === 200), results.map((r) => r.text).join('\n')).toHaveLength(2);
+    expectQuota(results.find((res) => res.status !== 200)!, 'webhooks');
+    // The refused update changed nothing; removing a trigger makes room for one.
+    const refused = ids[results.findIndex((res) => res.status !== 200)]!;
+    expect((await api(team.member.key, 'GET', `/assistants/${refused}`)).body.trigger).toBeNull();
+    const granted = ids[results.findIndex((res) => res.status === 200)]!;
+    expect((await api(team.member.key, 'PUT', `/assistants/${granted}`, { trigger: null })).status).toBe(200);
+    expect((await api(team.member.key, 'PUT', `/assistants/${refused}`, { trigger: { type: 'webhook' } })).status).toBe(200);
+  });
+
+  it('assistants per organization (QUOTA_ASSISTANTS_PER_ORG, issue 29)', async () => {
+    const team = await createTestOrganization(stack.runtime.orm);
+    const results = await Promise.all([0, 1, 2, 3, 4].map((i) => api(i % 2 ? team.member.key : team.admin.key, 'POST', '/assistants', { name: `b${i}`, systemPrompt: 'hi' })));
+    expect(results.filter((res) => res.status === 201), results.map((r) => r.text).join('\n')).toHaveLength(3);
+    for (const res of results.filter((r) => r.status !== 201)) expectQuota(res, 'assistants');
+    expect((await api(other.member.key, 'POST', '/assistants', { name: 'other', systemPrompt: 'hi' })).status).toBe(201);
+    const made = results.find((res) => res.status === 201)!;
+    const maker = made.body.createdBy === team.member.id ? team.member : team.admin;
+    expect((await api(maker.key, 'DELETE', `/assistants/${made.body.id}`)).status).toBe(204);
+    expect((await api(team.member.key, 'POST', '/assistants', { name: 'again', systemPrompt: 'hi' })).status).toBe(201);
   });
 
   it('API keys per user (revoked keys do not count)', async () => {

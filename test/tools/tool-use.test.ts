@@ -66,25 +66,25 @@ describe('listConnectionTools', () => {
 
 describe('callConnectionTool', () => {
   it('calls a tool over stdio and over HTTP and returns its text', async () => {
-    const stdio = await callConnectionTool(stack.runtime, { organizationId: org.id, connectionId: stdioConnectionId, toolName: 'add', arguments: '{"a": 2, "b": 40}', timeoutMs: 10_000 });
+    const stdio = await callConnectionTool(stack.runtime, { organizationId: org.id, userId: org.member.id, connectionId: stdioConnectionId, toolName: 'add', arguments: '{"a": 2, "b": 40}', timeoutMs: 10_000 });
     expect(stdio).toEqual({ text: '42', isError: false, truncated: false });
-    const http = await callConnectionTool(stack.runtime, { organizationId: org.id, connectionId: httpConnectionId, toolName: 'echo', arguments: { text: 'hello' } });
+    const http = await callConnectionTool(stack.runtime, { organizationId: org.id, userId: org.member.id, connectionId: httpConnectionId, toolName: 'echo', arguments: { text: 'hello' } });
     expect(http).toEqual({ text: 'hello', isError: false, truncated: false });
   });
 
   it(`truncates results longer than ${TOOL_RESULT_MAX_CHARS} characters`, async () => {
-    const result = await callConnectionTool(stack.runtime, { organizationId: org.id, connectionId: httpConnectionId, toolName: 'large', arguments: { size: TOOL_RESULT_MAX_CHARS + 500 } });
+    const result = await callConnectionTool(stack.runtime, { organizationId: org.id, userId: org.member.id, connectionId: httpConnectionId, toolName: 'large', arguments: { size: TOOL_RESULT_MAX_CHARS + 500 } });
     expect(result.truncated).toBe(true);
     expect(result.text.endsWith('[truncated: 500 more characters]')).toBe(true);
   });
 
   it('reports tool errors, bad arguments and foreign connections as error text for the model', async () => {
-    const toolError = await callConnectionTool(stack.runtime, { organizationId: org.id, connectionId: httpConnectionId, toolName: 'fail', arguments: {} });
+    const toolError = await callConnectionTool(stack.runtime, { organizationId: org.id, userId: org.member.id, connectionId: httpConnectionId, toolName: 'fail', arguments: {} });
     expect(toolError).toMatchObject({ isError: true, text: 'the fixture tool failed' });
-    const badArgs = await callConnectionTool(stack.runtime, { organizationId: org.id, connectionId: httpConnectionId, toolName: 'echo', arguments: '[1,2' });
+    const badArgs = await callConnectionTool(stack.runtime, { organizationId: org.id, userId: org.member.id, connectionId: httpConnectionId, toolName: 'echo', arguments: '[1,2' });
     expect(badArgs).toMatchObject({ isError: true, text: 'Tool error: the tool arguments are not a JSON object' });
     const other = await createTestOrganization(stack.runtime.orm);
-    const foreign = await callConnectionTool(stack.runtime, { organizationId: other.id, connectionId: httpConnectionId, toolName: 'echo', arguments: { text: 'x' } });
+    const foreign = await callConnectionTool(stack.runtime, { organizationId: other.id, userId: other.member.id, connectionId: httpConnectionId, toolName: 'echo', arguments: { text: 'x' } });
     expect(foreign).toMatchObject({ isError: true, text: 'Tool error: the connection of this tool no longer exists' });
   });
 });

@@ -112,22 +112,22 @@ describe('automation webhooks', () => {
 
   it('lists active webhooks and revokes one: its URL answers 404 at once, the other keeps working', async () => {
     const automationId = await createAutomation();
-    const first = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.admin.key });
-    const second = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.admin.key });
+    const first = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.member.key });
+    const second = await call(stack.baseUrl, 'POST', `/automations/${automationId}/webhooks`, { key: org.member.key });
     const listed = await call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: org.member.key });
     expect(listed.status).toBe(200);
     expect(listed.body.total).toBe(2);
     expect(listed.body.webhooks.map((w: { id: string }) => w.id).sort()).toEqual([first.body.id, second.body.id].sort());
 
-    const revoked = await call(stack.baseUrl, 'DELETE', `/automations/${automationId}/webhooks/${first.body.id}`, { key: org.admin.key });
+    const revoked = await call(stack.baseUrl, 'DELETE', `/automations/${automationId}/webhooks/${first.body.id}`, { key: org.member.key });
     expect(revoked.status).toBe(204);
     expect((await call(stack.baseUrl, 'POST', pathOf(first.body.url), { body: {} })).status).toBe(404);
     const accepted = await call(stack.baseUrl, 'POST', pathOf(second.body.url), { body: {} });
     expect(accepted.status).toBe(202);
     expect((await finishedExecution(accepted.body.executionId)).body.status).toBe('success');
-    const after = await call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: org.admin.key });
+    const after = await call(stack.baseUrl, 'GET', `/automations/${automationId}/webhooks`, { key: org.member.key });
     expect(after.body.webhooks.map((w: { id: string }) => w.id)).toEqual([second.body.id]);
-    const again = await call(stack.baseUrl, 'DELETE', `/automations/${automationId}/webhooks/${first.body.id}`, { key: org.admin.key });
+    const again = await call(stack.baseUrl, 'DELETE', `/automations/${automationId}/webhooks/${first.body.id}`, { key: org.member.key });
     expect(again.status).toBe(404);
   });
 

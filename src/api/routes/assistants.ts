@@ -32,7 +32,7 @@ export function assistantRoutes(deps: AppDeps): Router {
 
   router.put('/assistants/:id', async (req, res) => {
     const patch = parseInput(updateAssistantSchema, req.body);
-    res.json(await updateAssistant(deps, callerOf(req), req.params.id, patch));
+    res.json(await updateAssistant(deps, callerOf(req), req.params.id, patch, req.requestId));
   });
 
   router.delete('/assistants/:id', async (req, res) => {
@@ -41,7 +41,7 @@ export function assistantRoutes(deps: AppDeps): Router {
   });
 
   router.post('/assistants/:id/webhook/regenerate', async (req, res) => {
-    res.json(await regenerateAssistantWebhook(deps, callerOf(req), req.params.id));
+    res.json(await regenerateAssistantWebhook(deps, callerOf(req), req.params.id, req.requestId));
   });
 
   router.post('/assistants/:id/take-ownership', async (req, res) => {

@@ -14,6 +14,7 @@ import { clearSessionCookie, setSessionCookie } from '../middleware/auth.js';
 import { createRateLimiter, rateLimitedError } from '../../rate-limit/limiter.js';
 import { setRateLimitHeaders } from '../middleware/rate-limit.js';
 import { metrics } from '../../metrics.js';
+import { clientRateKey } from '../../net/addresses.js';
 
 export function authRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -23,7 +24,7 @@ export function authRoutes(deps: AppDeps): Router {
   // Sign-in is unauthenticated, so it is limited per client IP (password guessing, token probing).
   const signInLimiter = createRateLimiter(deps, { name: 'sign-in', points: deps.config.RATE_LIMIT_SIGN_IN_PER_MINUTE, durationSeconds: 60 });
   const limitSignIn: RequestHandler = async (req, res, next) => {
-    const decision = await signInLimiter.consume(`ip:${req.ip ?? 'unknown'}`);
+    const decision = await signInLimiter.consume(`ip:${clientRateKey(req.ip ?? 'unknown')}`);
     if (!decision.allowed) {
       metrics.rateLimitRejections.inc({ scope: 'sign_in' });
       throw rateLimitedError(decision);

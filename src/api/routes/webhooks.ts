@@ -47,7 +47,7 @@ export function webhookRoutes(deps: AppDeps): Router {
   });
 
   router.post('/automations/:id/webhooks', async (req, res) => {
-    res.status(201).json(await createAutomationWebhook(deps, callerOf(req), req.params.id));
+    res.status(201).json(await createAutomationWebhook(deps, callerOf(req), req.params.id, { requestId: req.requestId }));
   });
 
   router.get('/automations/:id/webhooks', async (req, res) => {
@@ -55,7 +55,7 @@ export function webhookRoutes(deps: AppDeps): Router {
   });
 
   router.delete('/automations/:id/webhooks/:webhookId', async (req, res) => {
-    await revokeAutomationWebhook(deps, callerOf(req), req.params.id, req.params.webhookId);
+    await revokeAutomationWebhook(deps, callerOf(req), req.params.id, req.params.webhookId, { requestId: req.requestId });
     res.status(204).end();
   });
 

@@ -1,13 +1,16 @@
 // Data-loss prevention for chat requests and run text: detectors, the scanner and the
 // per-organization policy. inspectRequest() is what the gateway calls before any upstream call:
-// it scans every text of the request that leaves (message content, string or parts, tool-call
-// arguments, tool results, tool descriptions and parameter schemas).
-import type { ChatMessage, ContentPart, ToolCall, ToolDefinition } from '../types.js';
+// it scans every text of the request that leaves, as fields.ts lists them: message content
+// (string or parts, http(s) image URLs included), tool-call arguments, tool results, tool
+// descriptions and parameter schemas, and the identifiers (names, ids, tool_choice), which are
+// never masked: a finding in an identifier blocks.
+import type { ChatCompletionRequest, ChatMessage, ContentPart, ToolCall, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
 import type { DlpPolicies, DlpPolicy } from './policy.js';
 import { activeTypesOfCached, policySteps, runSteps, type ScanSteps } from './scanner.js';
 
 export { DETECTOR_TYPES, type DetectorType } from './detectors.js';
+export { CHAT_REQUEST_FIELDS, EMBEDDING_REQUEST_FIELDS, type FieldTreatment } from './fields.js';
 export { DEFAULT_DLP_POLICY, DLP_ACTIONS, DlpPolicies, type DlpAction, type DlpPolicy, type DlpPolicyView } from './policy.js';
 export { applyPolicy, applyPolicyAsync, maskText, scanText, scanTextAsync, type DlpFinding, type DlpTextResult } from './scanner.js';
 
@@ -30,7 +33,7 @@ export interface DlpVerdict {
 export async function inspectRequest(
   policies: DlpPolicies,
   organizationId: string,
-  request: { messages: ChatMessage[]; tools?: ToolDefinition[] | undefined },
+  request: InspectedRequest,
 ): Promise<DlpVerdict> {
   const policy = policies.cachedPolicy(organizationId) ?? (await policies.policyFor(organizationId));
   return runSteps(new PolicyScan(policy).request(request));
@@ -39,6 +42,14 @@ export async function inspectRequest(
 /** Scans every message's text (tool results and tool-call arguments included) under the organization's policy. */
 export async function inspectMessages(policies: DlpPolicies, organizationId: string, messages: ChatMessage[]): Promise<DlpVerdict> {
   return inspectRequest(policies, organizationId, { messages });
+}
+
+export interface InspectedRequest {
+  messages: ChatMessage[];
+  tools?: ToolDefinition[] | undefined;
+  tool_choice?: ChatCompletionRequest['tool_choice'] | undefined;
+  /** Other identifiers that leave with the request (an embeddings request's `user`). */
+  identifiers?: readonly string[] | undefined;
 }
 
 /** Scans texts one by one under one policy, adding up what it found; returns each text masked. */
@@ -52,7 +63,9 @@ class PolicyScan {
     this.active = activeTypesOfCached(policy);
   }
 
-  *request(request: { messages: ChatMessage[]; tools?: ToolDefinition[] | undefined }): ScanSteps<DlpVerdict> {
+  *request(request: InspectedRequest): ScanSteps<DlpVerdict> {
+    if (typeof request.tool_choice === 'object') yield* this.identifier(request.tool_choice.function.name);
+    for (const identifier of request.identifiers ?? []) yield* this.identifier(identifier);
     const messages: ChatMessage[] = [];
     for (const message of request.messages) messages.push(yield* this.message(message));
     let tools: ToolDefinition[] | undefined;
@@ -71,7 +84,20 @@ class PolicyScan {
     return result.text;
   }
 
+  /** An id or a name: scanned, never masked (a masked id would no longer match), so a mask finding blocks too. */
+  *identifier(text: string | undefined): ScanSteps<void> {
+    if (!text) return;
+    const result = yield* policySteps(text, this.policy, this.active);
+    for (const type in result.counts) {
+      this.findings[type] = (this.findings[type] ?? 0) + result.counts[type as DetectorType]!;
+      const action = this.policy[type as DetectorType];
+      if (action === 'block' || action === 'mask') this.blocked.add(type as DetectorType);
+    }
+  }
+
   *message(message: ChatMessage): ScanSteps<ChatMessage> {
+    yield* this.identifier(message.name);
+    yield* this.identifier(message.tool_call_id);
     let out = message;
     if (typeof message.content === 'string') {
       const content = yield* this.text(message.content);
@@ -85,6 +111,8 @@ class PolicyScan {
       // Arguments are JSON text: a mask never holds a quote or backslash, so masked JSON stays JSON.
       const calls: ToolCall[] = [];
       for (const call of message.tool_calls) {
+        yield* this.identifier(call.id);
+        yield* this.identifier(call.function.name);
         const args = yield* this.text(call.function.arguments);
         calls.push(args === call.function.arguments ? call : { ...call, function: { ...call.function, arguments: args } });
       }
@@ -94,12 +122,18 @@ class PolicyScan {
   }
 
   private *part(part: ContentPart): ScanSteps<ContentPart> {
-    if (part.type !== 'text') return part;
+    if (part.type === 'image_url') {
+      // The provider fetches an http(s) URL: it leaves as text. A data: URL is an image, not text.
+      if (!/^https?:/i.test(part.image_url.url.trim())) return part;
+      const url = yield* this.text(part.image_url.url);
+      return url === part.image_url.url ? part : { ...part, image_url: { ...part.image_url, url } };
+    }
     const text = yield* this.text(part.text);
     return text === part.text ? part : { ...part, text };
   }
 
   *tool(tool: ToolDefinition): ScanSteps<ToolDefinition> {
+    yield* this.identifier(tool.function.name);
     const description = tool.function.description === undefined ? undefined : yield* this.text(tool.function.description);
     const parameters = tool.function.parameters === undefined ? undefined : ((yield* this.json(tool.function.parameters)) as Record<string, unknown>);
     if (description === tool.function.description && parameters === tool.function.parameters) return tool;
