@@ -58,10 +58,12 @@ export function buildApp(deps: AppDeps): Express {
   // stream's callbacks would not carry it. Mounted only when traces are on.
   const traced = tracing() ? [traceRequests()] : [];
   const authenticated = [authenticate(deps), rateLimit(deps)];
+  // Anthropic's clients send the API key in x-api-key (on their routes only).
+  const authenticatedByApiKeyHeader = [authenticate(deps, { apiKeyHeader: true }), authenticated[1]!];
 
   app.use(requestContext(deps.logger));
   // The gateway's hot path first, with the same checks and nothing else (see gatewayRoutes).
-  app.use(gatewayRoutes(deps, [...body, ...traced, ...authenticated]));
+  app.use(gatewayRoutes(deps, (endpoint) => [...body, ...traced, ...(endpoint.credential === 'x-api-key' ? authenticatedByApiKeyHeader : authenticated)]));
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));

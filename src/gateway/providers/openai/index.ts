@@ -46,6 +46,9 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.tools !== undefined) body.tools = request.tools;
   if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
+  if (request.parallel_tool_calls !== undefined && request.tools !== undefined) body.parallel_tool_calls = request.parallel_tool_calls;
+  if (request.stop !== undefined) body.stop = request.stop;
+  if (request.response_format !== undefined) body.response_format = request.response_format;
   if (input.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
