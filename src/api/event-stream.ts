@@ -14,6 +14,8 @@ export interface EventWriter {
   error(error: AppError): string;
   /** Written last, after success or failure ('' for none). */
   end: string;
+  /** After the last chunk, before `end`: the closing events, once what they report is done (a stored response). */
+  complete?: () => Promise<string>;
 }
 
 export function startEventStream(res: ServerResponse): void {
@@ -34,6 +36,7 @@ export async function pipeEvents(res: ServerResponse, call: GatewayCall, signal:
       if (!res.write(event)) await drained(res);
       if (signal.aborted) return;
     }
+    if (writer.complete) res.write(await writer.complete());
   } catch (error) {
     if (signal.aborted) return;
     if (!(error instanceof AppError)) call.log.error({ err: error }, 'stream failed');

@@ -12,6 +12,7 @@ import { abortOnClientClose, expressGatewayRoute, gatewayCacheOptions, gatewayCo
 import { errorHandler } from '../middleware/errors.js';
 import { embeddings } from './embeddings.js';
 import { messagesEndpoints } from './messages.js';
+import { responsesEndpoints } from './responses.js';
 
 /**
  * The gateway's routes on Express, mounted at the app's root ahead of everything else with only
@@ -36,11 +37,12 @@ export function gatewayHandlers(deps: AppDeps): Record<GatewayPath, GatewayEndpo
   return {
     '/v1/chat/completions': { handle: chatCompletions(deps), credential: 'bearer' },
     '/v1/embeddings': { handle: embeddings(deps), credential: 'bearer' },
+    ...responsesEndpoints(deps),
     ...messagesEndpoints(deps),
   };
 }
 
-export type GatewayPath = '/v1/chat/completions' | '/v1/embeddings' | '/v1/messages' | '/v1/messages/count_tokens';
+export type GatewayPath = '/v1/chat/completions' | '/v1/embeddings' | '/v1/responses' | '/v1/messages' | '/v1/messages/count_tokens';
 
 function chatCompletions(deps: AppDeps): GatewayHandler {
   return async (call, res) => {
