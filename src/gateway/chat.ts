@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { countUsage, metrics } from '../metrics.js';
-import { assertModelAllowed, holdOptionsOf } from './access.js';
+import { assertModelAllowed, holdOptionsOf, isModelAllowed } from './access.js';
 import { AfterAnswer } from './after-answer.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict } from './dlp/index.js';
@@ -111,7 +111,7 @@ export class ChatService {
       }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context), contextFallbacks: this.contextFallbacksFor(context) },
         (target, maxTokens) =>
           this.traced(trail, target, false, () =>
             timed(trail, this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),
@@ -165,7 +165,7 @@ export class ChatService {
       }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context), contextFallbacks: this.contextFallbacksFor(context) },
         (target, maxTokens) =>
           this.traced(trail, target, true, () =>
             timed(trail, openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })))),
@@ -250,6 +250,11 @@ export class ChatService {
   private recordHit(context: ChatContext, request: ChatCompletionRequest, trail: Trail, answer: CachedAnswer, stream: boolean): void {
     const usage = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false, cost: 0 };
     this.record(context, request, trail, 'success', 200, null, usage, stream, answer);
+  }
+
+  /** A model's contextWindowFallbacks, those the caller's key may use. */
+  private contextFallbacksFor(context: ChatContext): (model: RouteTarget['model']) => RouteTarget[] {
+    return (model) => this.deps.router.contextFallbacks(model).filter((target) => isModelAllowed(context, target.model.id));
   }
 
   private nowSeconds(): number {

@@ -147,3 +147,16 @@ describe('wire-format fields (Messages and Responses routes)', () => {
     expect(finish).toMatchObject({ finishReason: 'stop', stopSequence: 'END' });
   });
 });
+
+describe('context-length errors', () => {
+  it.each([
+    [400, '{"error":{"code":"context_length_exceeded","message":"too long"}}', true],
+    [400, '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}', true],
+    [400, '{"error":{"message":"This model\'s maximum context length is 4096 tokens"}}', true],
+    [400, '{"error":{"code":"invalid_value","message":"temperature"}}', false],
+    [500, '{"error":{"code":"context_length_exceeded"}}', false],
+  ])('classifies %i %s as context length exceeded: %s', (status, body, expected) => {
+    expect(mapOpenAiError(status, body).contextLengthExceeded === true).toBe(expected);
+    expect(mapAnthropicError(status, body).contextLengthExceeded === true).toBe(expected);
+  });
+});

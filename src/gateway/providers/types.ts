@@ -64,6 +64,8 @@ export interface ProviderErrorInfo {
   retryable: boolean;
   /** Safe for clients: never echoes upstream bodies that could hold prompt text or keys. */
   message: string;
+  /** The prompt (plus the output bound) is over the model's context window: a bigger model may take it. */
+  contextLengthExceeded?: boolean;
 }
 
 export interface BuildRequestInput {

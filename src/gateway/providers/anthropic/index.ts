@@ -1,7 +1,7 @@
 // Anthropic Messages API: system messages become the `system` field, tool calls and tool results
 // become content blocks, stop reasons and usage are mapped back, and the stream's typed events
 // (message_start, content_block_*, message_delta) are translated into OpenAI-shaped deltas.
-import { classifyUpstreamStatus, upstreamErrorType } from '../errors.js';
+import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
   HttpProviderAdapter,
@@ -234,7 +234,8 @@ export function createAnthropicStreamTranslator(): StreamTranslator {
 export function mapAnthropicError(status: number, body: string): ProviderErrorInfo {
   const info = classifyUpstreamStatus(status, 'The upstream provider');
   const type = upstreamErrorType(body);
-  return type ? { ...info, message: `${info.message}: ${type}` } : info;
+  const classified = type ? { ...info, message: `${info.message}: ${type}` } : info;
+  return isContextLengthError(status, body) ? { ...classified, contextLengthExceeded: true } : classified;
 }
 
 export const anthropicProvider: HttpProviderAdapter = {

@@ -2,7 +2,7 @@
 // the request passes through with the upstream model and the output bound (max_tokens, or
 // max_completion_tokens where the provider is configured so); streams ask for usage
 // (stream_options.include_usage).
-import { classifyUpstreamStatus, upstreamErrorType } from '../errors.js';
+import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
   HttpProviderAdapter,
@@ -95,7 +95,8 @@ export function createOpenAiStreamTranslator(): StreamTranslator {
 export function mapOpenAiError(status: number, body: string): ProviderErrorInfo {
   const info = classifyUpstreamStatus(status, 'The upstream provider');
   const type = upstreamErrorType(body);
-  return type ? { ...info, message: `${info.message}: ${type}` } : info;
+  const classified = type ? { ...info, message: `${info.message}: ${type}` } : info;
+  return isContextLengthError(status, body) ? { ...classified, contextLengthExceeded: true } : classified;
 }
 
 function toTokenCounts(usage: OpenAiUsage | null | undefined): TokenCounts | null {
