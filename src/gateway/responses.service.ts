@@ -53,17 +53,27 @@ export class ResponsesStore {
     return [...earlier, ...resolved];
   }
 
-  /** Keeps a finished response, its conversation, and each output item (findable by id). */
+  /**
+   * Keeps a finished response, its conversation, and each output item (findable by id): one
+   * statement, one round trip, before the client gets the answer (its ids must resolve at once).
+   */
   async save(organizationId: string, response: ResponseObject, conversation: ResolvedItem[]): Promise<void> {
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + this.deps.retentionDays * 86_400_000);
     const payload: StoredPayload = { response, conversation };
-    const em = this.deps.orm.em.fork();
-    await em.insert(StoredResponse, { id: response.id, organizationId, payloadCiphertext: this.deps.secrets.encrypt(JSON.stringify(payload)), createdAt: now, expiresAt });
-    if (response.output.length === 0) return;
-    await em.insertMany(
-      StoredResponseItem,
-      response.output.map((item) => ({ id: item.id, organizationId, responseId: response.id, itemCiphertext: this.deps.secrets.encrypt(JSON.stringify(asInputItem(item))), expiresAt })),
+    const params: unknown[] = [response.id, organizationId, this.deps.secrets.encrypt(JSON.stringify(payload)), now, expiresAt];
+    const insertResponse = 'insert into "gateway_responses" ("id", "organization_id", "payload_ciphertext", "created_at", "expires_at") values (?, ?, ?, ?, ?)';
+    if (response.output.length === 0) {
+      await this.deps.orm.em.getConnection().execute(insertResponse, params, 'run');
+      return;
+    }
+    for (const item of response.output) params.push(item.id, organizationId, response.id, this.deps.secrets.encrypt(JSON.stringify(asInputItem(item))), expiresAt);
+    const rows = response.output.map(() => '(?, ?, ?, ?, ?)').join(', ');
+    // The items' foreign key is checked at the end of the statement, after the response row went in.
+    await this.deps.orm.em.getConnection().execute(
+      `with "response" as (${insertResponse}) insert into "gateway_response_items" ("id", "organization_id", "response_id", "item_ciphertext", "expires_at") values ${rows}`,
+      params,
+      'run',
     );
   }
 
