@@ -30,7 +30,12 @@ export const responseIds: ResponseIds & { response(): string } = {
   item: (prefix) => `${prefix}_${randomBytes(24).toString('hex')}`,
 };
 
+/** How often one store deletes expired responses (on a save, off the answer's path). */
+const PURGE_INTERVAL_MS = 3_600_000;
+
 export class ResponsesStore {
+  private lastPurge = 0;
+
   constructor(private readonly deps: ResponsesStoreDeps) {}
 
   /**
@@ -59,6 +64,7 @@ export class ResponsesStore {
    */
   async save(organizationId: string, response: ResponseObject, conversation: ResolvedItem[]): Promise<void> {
     const now = this.deps.clock.now();
+    this.purgeNowAndThen(now);
     const expiresAt = new Date(now.getTime() + this.deps.retentionDays * 86_400_000);
     const payload: StoredPayload = { response, conversation };
     const params: unknown[] = [response.id, organizationId, this.deps.secrets.encrypt(JSON.stringify(payload)), now, expiresAt];
@@ -75,6 +81,21 @@ export class ResponsesStore {
       params,
       'run',
     );
+  }
+
+  /** Deletes expired responses (their items go with them), of every organization or of one; returns how many. */
+  async purgeExpired(organizationId?: string): Promise<number> {
+    const expired = { expiresAt: { $lte: this.deps.clock.now() } };
+    return this.deps.orm.em.fork().nativeDelete(StoredResponse, organizationId === undefined ? expired : { ...expired, organizationId });
+  }
+
+  /** At most once an interval per store: expired rows read as absent anyway, this only frees their space. */
+  private purgeNowAndThen(now: Date): void {
+    if (now.getTime() - this.lastPurge < PURGE_INTERVAL_MS) return;
+    this.lastPurge = now.getTime();
+    this.purgeExpired().catch(() => {
+      this.lastPurge = 0;
+    });
   }
 
   /** GET /v1/responses/{id}: the response object as answered; 404 when absent, expired or another organization's. */

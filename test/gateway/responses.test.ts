@@ -9,7 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UsageRecord } from '../../src/billing/entities.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
-import { StoredResponse } from '../../src/gateway/responses.entities.js';
+import { StoredResponse, StoredResponseItem } from '../../src/gateway/responses.entities.js';
+import { ResponsesStore } from '../../src/gateway/responses.service.js';
+import { parseResponsesBody } from '../../src/gateway/wire/responses.schemas.js';
 import { FAKE_DEFAULT_CONTENT, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
@@ -203,6 +205,17 @@ describe('responses: options, storage and errors', () => {
     const deleted = await client.responses.delete(response.id).then(() => true);
     expect(deleted).toBe(true);
     expect(await client.responses.retrieve(response.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('forgets a response after RESPONSES_RETENTION_DAYS: absent to reads and references, then purged', async () => {
+    const response = await client.responses.create({ model: 'fake-model', input: 'short-lived' });
+    const later = new Date(Date.now() + 31 * 86_400_000);
+    const store = new ResponsesStore({ orm: stack.runtime.orm, secrets: stack.runtime.secrets, clock: { now: () => later }, retentionDays: 30 });
+    await expect(store.get(org.id, response.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(store.conversation(org.id, parseResponsesBody({ model: 'fake-model', previous_response_id: response.id, input: 'x' }))).rejects.toMatchObject({ param: 'previous_response_id' });
+    expect(await store.purgeExpired(org.id)).toBeGreaterThanOrEqual(1);
+    expect(await stack.runtime.orm.em.fork().count(StoredResponse, { id: response.id })).toBe(0);
+    expect(await stack.runtime.orm.em.fork().count(StoredResponseItem, { responseId: response.id })).toBe(0);
   });
 
   it('resolves item_reference inputs to stored output items, and refuses unknown ones naming the field', async () => {
