@@ -79,6 +79,8 @@ const envSchema = z.object({
   /** `host:port` where the worker serves the Temporal SDK's Prometheus metrics; unset = off. */
   TEMPORAL_METRICS_BIND_ADDRESS: optionalString.pipe(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'expected host:port').optional()),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** How long POST /v1/responses keeps a stored response (`store`, the default) and its items, in days. */
+  RESPONSES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How long an unsettled budget reservation holds budget without renewal before it lapses (README "Billing"). */
   BUDGET_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(600),
   /** Largest budget lease (USD) one API instance holds per organization for local admission; 0 = a Redis hold per request (README "Billing"). */

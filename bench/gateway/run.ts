@@ -2,7 +2,8 @@
 // through a bare undici pass-through proxy, through this gateway (auth, Redis rate limiting, DLP,
 // usage accounting on) and through @portkey-ai/gateway (custom-host header). Prints a Markdown
 // table: sequential mean latency and overhead over direct, requests/s and p99 at 64 and 256
-// connections, time to first byte for streams, peak RSS of each proxy.
+// connections, time to first byte for streams, peak RSS of each proxy; then the same gateway's
+// other wire formats (/v1/responses, /v1/messages) beside its chat completions.
 //
 // The gateway is the production build (`tsc -p tsconfig.build.json`, then `node dist/api/main.js`,
 // built here first) on PostgreSQL (a scratch database beside DATABASE_URL) or PGlite, Redis when
@@ -210,6 +211,62 @@ async function main(): Promise<void> {
   printTable(targets.map(({ target, child }) => ({ name: target.name, rssMb: child ? peakRssMb(child) : NaN, r: results.get(target.name)! })));
   console.log(streamsReport);
   console.log(await embeddingsReport(upstreamUrl, targets[2]!.target, targets[2]!.child!));
+  console.log(await wireFormatsReport(targets[0]!.target, targets[2]!.target, targets[2]!.child!));
+}
+
+/**
+ * The three wire formats through the same gateway, interleaved per scenario: overhead over the
+ * direct upstream, stream time to first byte, throughput at 64 connections, CPU per request, and
+ * each format's throughput as a share of chat completions' (target: within 10%).
+ */
+async function wireFormatsReport(direct: Target, chat: Target, child: ChildProcess): Promise<string> {
+  const prompt = 'Summarize the meeting notes in two sentences.';
+  const formats: Target[] = [
+    { ...chat, name: 'chat completions' },
+    { ...chat, name: 'responses (store: false)', path: '/v1/responses', body: (stream) => JSON.stringify({ model: 'fake-model', input: prompt, stream, store: false }) },
+    { ...chat, name: 'responses (store: true)', path: '/v1/responses', body: (stream) => JSON.stringify({ model: 'fake-model', input: prompt, stream }) },
+    {
+      ...chat,
+      name: 'messages (x-api-key)',
+      path: '/v1/messages',
+      headers: { 'x-api-key': chat.headers.authorization!.slice('Bearer '.length), 'anthropic-version': '2023-06-01' },
+      body: (stream) => JSON.stringify({ model: 'fake-model', max_tokens: 256, messages: [{ role: 'user', content: prompt }], stream }),
+    },
+  ];
+  const scenarios = [
+    { key: 'seq', connections: 1, stream: false },
+    { key: 'seqStream', connections: 1, stream: true },
+    { key: 'c64', connections: 64, stream: false },
+  ] as const;
+  const measured = new Map<string, Record<string, Measured>>();
+  for (const target of [direct, ...formats]) await runLoad(target, { connections: 16, durationMs: 300, stream: false });
+  for (const scenario of scenarios) {
+    for (const target of [direct, ...formats]) {
+      // The previous run's records and settlements flush after its answers: not this run's CPU.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const cpuBefore = target === direct ? NaN : treeCpuMs(child);
+      const result = await runLoad(target, { connections: scenario.connections, durationMs: seconds * 1000, stream: scenario.stream });
+      const cpuUs = target === direct ? NaN : ((treeCpuMs(child) - cpuBefore) / Math.max(1, result.requests)) * 1000;
+      measured.set(target.name, { ...measured.get(target.name), [scenario.key]: { ...result, cpuUs } });
+    }
+  }
+  const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+  const base = measured.get(direct.name)!;
+  const ofChat = measured.get('chat completions')!;
+  const rows = formats.map(({ name }) => {
+    const r = measured.get(name)!;
+    const errors = Object.values(r).reduce((sum, x) => sum + x.errors, 0);
+    return (
+      `| ${name} | +${f(r.seq!.meanMs - base.seq!.meanMs, 3)} | +${f(r.seqStream!.ttfbMs - base.seqStream!.ttfbMs, 3)} | ${f(r.c64!.rps, 0)} (${f(r.c64!.p99Ms, 1)}) ` +
+      `| ${f((r.c64!.rps / ofChat.c64!.rps) * 100, 0)}% | ${f(r.c64!.cpuUs, 0)} | ${errors} |`
+    );
+  });
+  return [
+    '',
+    '| wire format (same gateway) | seq overhead ms | added stream TTFB ms | rps @64 (p99 ms) | rps vs chat completions | CPU µs per request @64 | errors |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 /** POST /v1/embeddings: directly and through the gateway, sequential and at 64 connections. */

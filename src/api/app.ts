@@ -19,6 +19,7 @@ import { authRoutes } from './routes/auth.js';
 import { automationsRoutes } from './routes/automations.js';
 import { gatewayRoutes } from './routes/chat-completions.js';
 import { modelsRoutes } from './routes/models.js';
+import { responsesRoutes } from './routes/responses.js';
 import { diagnosticsRoutes } from './routes/diagnostics.js';
 import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
@@ -41,7 +42,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes, codecRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();
@@ -58,10 +59,12 @@ export function buildApp(deps: AppDeps): Express {
   // stream's callbacks would not carry it. Mounted only when traces are on.
   const traced = tracing() ? [traceRequests()] : [];
   const authenticated = [authenticate(deps), rateLimit(deps)];
+  // Anthropic's clients send the API key in x-api-key (on their routes only).
+  const authenticatedByApiKeyHeader = [authenticate(deps, { apiKeyHeader: true }), authenticated[1]!];
 
   app.use(requestContext(deps.logger));
   // The gateway's hot path first, with the same checks and nothing else (see gatewayRoutes).
-  app.use(gatewayRoutes(deps, [...body, ...traced, ...authenticated]));
+  app.use(gatewayRoutes(deps, (endpoint) => [...body, ...traced, ...(endpoint.credential === 'x-api-key' ? authenticatedByApiKeyHeader : authenticated)]));
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));

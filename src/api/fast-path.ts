@@ -1,5 +1,5 @@
-// The gateway's fast path: POST /v1/chat/completions and /v1/embeddings with a bearer API key and
-// a plain JSON body are answered straight from node:http, before Express builds its request and
+// The gateway's fast path: POST /v1/chat/completions, /v1/embeddings, /v1/responses and
+// /v1/messages with an API key (bearer, or Anthropic's x-api-key on /v1/messages) and a plain JSON body are answered straight from node:http, before Express builds its request and
 // response objects and walks its router. Everything the Express route does happens here too, in
 // the same order and with the same answers: request id, body limit and JSON parsing, NUL check,
 // API key, rate-limit admission, the shared handler (gateway-call.ts), errors, the access log
@@ -12,7 +12,7 @@ import { bearerToken } from '../identity/authenticate.js';
 import type { Logger } from '../logger.js';
 import type { AppDeps } from '../runtime-deps.js';
 import { tracing } from '../telemetry/tracing.js';
-import { runGatewayHandler, type GatewayCall, type GatewayHandler } from './gateway-call.js';
+import { runGatewayHandler, type GatewayCall, type GatewayEndpoint } from './gateway-call.js';
 import { apiKeyAuthenticator } from './middleware/auth.js';
 import { findNul, nulError } from './middleware/body.js';
 import { sendError } from './middleware/errors.js';
@@ -29,12 +29,13 @@ const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 /** The fast path, or undefined when traces are on (the Express path carries the server span). */
 export function gatewayFastPath(deps: AppDeps): FastPath | undefined {
   if (tracing()) return undefined;
-  const handlers = new Map<string, GatewayHandler>(Object.entries(gatewayHandlers(deps)));
+  const endpoints = new Map<string, GatewayEndpoint>(Object.entries(gatewayHandlers(deps)));
   const authenticate = apiKeyAuthenticator(deps);
   const admissionOf = admissions(deps);
   const bodyLimit = deps.config.BODY_LIMIT_BYTES;
 
-  async function serve(req: IncomingMessage, res: ServerResponse, path: string, handler: GatewayHandler, token: string): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, path: string, endpoint: GatewayEndpoint, token: string): Promise<void> {
+    const startedAt = performance.now();
     const requestId = requestIdOf(header(req, 'x-request-id'));
     res.setHeader('X-Request-Id', requestId);
     let log: Logger | undefined;
@@ -57,23 +58,24 @@ export function gatewayFastPath(deps: AppDeps): FastPath | undefined {
         },
         admission: admissionOf(caller, res),
         header: (name) => header(req, name),
+        startedAt,
       };
-      await runGatewayHandler(handler, call, res);
+      await runGatewayHandler(endpoint.handle, call, res);
     } catch (error) {
-      sendError(res, error, logOf(), bodyLimit);
+      sendError(res, error, logOf(), bodyLimit, endpoint.renderError);
     }
   }
 
   return (req, res) => {
     if (req.method !== 'POST') return false;
-    const handler = handlers.get(req.url ?? '');
-    if (!handler) return false;
-    const token = bearerToken(header(req, 'authorization'));
+    const endpoint = endpoints.get(req.url ?? '');
+    if (!endpoint) return false;
+    const token = (endpoint.credential === 'x-api-key' ? header(req, 'x-api-key') : undefined) ?? bearerToken(header(req, 'authorization'));
     if (!token) return false;
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
     if (!PLAIN_JSON.test(req.headers['content-type'] ?? '')) return false;
-    void serve(req, res, req.url!, handler, token);
+    void serve(req, res, req.url!, endpoint, token);
     return true;
   };
 }

@@ -4,6 +4,8 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { PendingAdmission } from '../billing/budget.js';
+import type { AppError } from '../errors.js';
+import { parseCacheControl, type CacheOutcome } from '../gateway/cache.js';
 import type { CallSignal, ChatContext } from '../gateway/types.js';
 import type { Caller } from '../identity/caller.js';
 import type { Logger } from '../logger.js';
@@ -19,9 +21,23 @@ export interface GatewayCall {
   admission: PendingAdmission | undefined;
   /** A request header (lower-case name). */
   header(name: string): string | undefined;
+  /** performance.now() when the request arrived: the gateway's own time is measured from here. */
+  startedAt: number;
 }
 
 export type GatewayHandler = (call: GatewayCall, res: ServerResponse) => Promise<void>;
+
+/** How a wire format renders an error: Anthropic's route has its own shape and statuses. */
+export type ErrorRenderer = (error: AppError) => { status: number; body: unknown };
+
+/** A gateway route: its handler, where its API key travels, how its errors look. */
+export interface GatewayEndpoint {
+  handle: GatewayHandler;
+  /** `bearer`: Authorization only; `x-api-key`: Anthropic's header too. */
+  credential: 'bearer' | 'x-api-key';
+  /** Undefined: the OpenAI shape (errors.ts). */
+  renderError?: ErrorRenderer | undefined;
+}
 
 /**
  * Runs a handler; a call that fails before any budget hold (bad body, unknown or forbidden model,
@@ -47,6 +63,7 @@ export function expressGatewayRoute(handler: GatewayHandler): RequestHandler {
       log: req.log,
       admission: req.admission,
       header: (name) => req.get(name),
+      startedAt: req.startedAt,
     };
     await runGatewayHandler(handler, call, res);
   };
@@ -73,6 +90,28 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/** Cache-Control is read only here: a cached answer is the gateway's, not an HTTP cache's. */
+export function gatewayCacheOptions(cacheControl: string | undefined) {
+  return { cacheable: true, cacheControl: parseCacheControl(cacheControl) };
+}
+
+/** X-Cache and Age (RFC 9111) when the request used the response cache. */
+export function setCacheHeaders(res: ServerResponse, cache: CacheOutcome | undefined): void {
+  if (!cache) return;
+  res.setHeader('x-cache', cache.status);
+  res.setHeader('age', String(cache.ageSeconds));
+}
+
+/**
+ * X-Gateway-Cost (USD) and X-Gateway-Overhead-Ms (the request's time so far less the time spent
+ * waiting on upstreams) of an answer about to be sent; a stream's cost comes in its final usage.
+ */
+export function setGatewayHeaders(res: ServerResponse, call: GatewayCall, answer: { upstreamMs: number; cost?: number }): void {
+  if (answer.cost !== undefined) res.setHeader('x-gateway-cost', answer.cost.toFixed(8));
+  const overhead = Math.max(0, performance.now() - call.startedAt - answer.upstreamMs);
+  res.setHeader('x-gateway-overhead-ms', overhead.toFixed(3));
 }
 
 /** Ends the upstream call when the client goes away before the answer is complete. */

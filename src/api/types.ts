@@ -9,6 +9,8 @@ declare global {
     interface Request {
       /** X-Request-Id of this request. */
       requestId: string;
+      /** performance.now() when the request arrived (the gateway's overhead header counts from here). */
+      startedAt: number;
       log: Logger;
       /** Set by the auth middleware; absent on unauthenticated routes. */
       caller?: Caller;

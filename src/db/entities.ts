@@ -5,6 +5,7 @@ import { AutomationRunSchema, AutomationSchema, ChannelDeliverySchema } from '..
 import { UsageRecordSchema } from '../billing/entities.js';
 import { ToolConnectionSchema } from '../connectors/entities.js';
 import { DlpPolicyRecordSchema, GatewayRequestRecordSchema } from '../gateway/entities.js';
+import { StoredResponseItemSchema, StoredResponseSchema } from '../gateway/responses.entities.js';
 import { SkillSchema, SkillVersionSchema } from '../skills/entities.js';
 import { AuditEventSchema } from '../audit/entities.js';
 import { ApiKeySchema, InvitationSchema, OrganizationSchema, SessionSchema, UserSchema } from '../identity/entities.js';
@@ -20,6 +21,8 @@ export const entities = [
   ToolConnectionSchema,
   GatewayRequestRecordSchema,
   DlpPolicyRecordSchema,
+  StoredResponseSchema,
+  StoredResponseItemSchema,
   AssistantSchema,
   WebhookSchema,
   WebhookExecutionSchema,

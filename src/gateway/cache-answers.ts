@@ -62,6 +62,7 @@ export function resultOf(answer: CachedAnswer, id: string): ChatCompletionResult
     usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false },
     cost: 0,
     attempts: 0,
+    upstreamMs: 0,
   };
 }
 

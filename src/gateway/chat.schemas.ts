@@ -166,7 +166,7 @@ function isNumberWithin(value: unknown, min: number, max: number): boolean {
 }
 
 /** For a union (string or parts array), the issue of the branch that got furthest into the value, with its full path. */
-function innermost(issue: z.core.$ZodIssue): { message: string; path: PropertyKey[] } {
+export function innermost(issue: z.core.$ZodIssue): { message: string; path: PropertyKey[] } {
   if (issue.code === 'invalid_union') {
     const deepest = issue.errors.map((branch) => branch[0]).filter((first) => first !== undefined && first.path.length > 0).sort((a, b) => b!.path.length - a!.path.length)[0];
     if (deepest) return innermost({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
@@ -174,6 +174,6 @@ function innermost(issue: z.core.$ZodIssue): { message: string; path: PropertyKe
   return issue;
 }
 
-function formatParam(segments: readonly PropertyKey[]): string {
+export function formatParam(segments: readonly PropertyKey[]): string {
   return segments.reduce<string>((out, segment) => (typeof segment === 'number' ? `${out}[${segment}]` : out ? `${out}.${String(segment)}` : String(segment)), '');
 }

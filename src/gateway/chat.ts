@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { countUsage, metrics } from '../metrics.js';
-import { assertModelAllowed, holdOptionsOf } from './access.js';
+import { assertModelAllowed, holdOptionsOf, isModelAllowed } from './access.js';
 import { AfterAnswer } from './after-answer.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict, InspectedRequest } from './dlp/index.js';
@@ -42,6 +42,8 @@ export interface ChatCompletionStream {
   chunks: AsyncIterable<NormalizedChunk>;
   /** Set when the request used the response cache. */
   cache?: CacheOutcome | undefined;
+  /** Milliseconds spent waiting on upstream calls until the first content (every attempt). */
+  upstreamMs: number;
 }
 
 /** Who answered, when the audit record cannot take it from the last target tried (a cache hit). */
@@ -74,6 +76,8 @@ interface Trail extends AttemptLog {
   /** Trace spans of the request and of the upstream call being streamed (traces on only). */
   span: Span | undefined;
   upstreamSpan?: Span | undefined;
+  /** Milliseconds waited on upstream calls so far (until the answer, or a stream's first content). */
+  upstreamMs: number;
 }
 
 export class ChatService {
@@ -107,10 +111,10 @@ export class ChatService {
       }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context), contextFallbacks: this.contextFallbacksFor(context) },
         (target, maxTokens) =>
           this.traced(trail, target, false, () =>
-            this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })),
+            timed(trail, this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),
       );
       const { target, value: completion } = answered;
       const usage = completion.usage ?? {
@@ -135,9 +139,11 @@ export class ChatService {
         content: completion.content,
         toolCalls: completion.toolCalls,
         finishReason: completion.finishReason,
+        stopSequence: completion.stopSequence,
         usage: { ...usage, estimated },
         cost,
         attempts: trail.attempts,
+        upstreamMs: trail.upstreamMs,
       };
     } catch (error) {
       throw this.recordFailure(context, request, trail, error, false);
@@ -155,14 +161,14 @@ export class ChatService {
       const hit = caching && (await this.answers.lookup(caching));
       if (hit) {
         this.recordHit(context, request, trail, hit.answer, true);
-        return { id: newCompletionId(), created: this.nowSeconds(), model: hit.answer.model, chunks: replayChunks(hit.answer), cache: hit.outcome };
+        return { id: newCompletionId(), created: this.nowSeconds(), model: hit.answer.model, chunks: replayChunks(hit.answer), cache: hit.outcome, upstreamMs: 0 };
       }
       const promptTokens = promptTokenBound(upstreamRequest);
       const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context) },
+        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context), contextFallbacks: this.contextFallbacksFor(context) },
         (target, maxTokens) =>
           this.traced(trail, target, true, () =>
-            openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),
+            timed(trail, openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })))),
       );
       const { head, rest } = answered.value;
       return {
@@ -171,6 +177,7 @@ export class ChatService {
         model: answered.target.model.id,
         chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest, caching }),
         cache: caching ? MISS : undefined,
+        upstreamMs: trail.upstreamMs,
       };
     } catch (error) {
       throw this.recordFailure(context, request, trail, error, true);
@@ -213,7 +220,7 @@ export class ChatService {
             this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
           }
         });
-        return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+        return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost };
       },
       failure: (error) => {
         if (error instanceof UpstreamAborted) return { outcome: 'aborted', thrown: abortedError() };
@@ -245,6 +252,11 @@ export class ChatService {
     this.record(context, request, trail, 'success', 200, null, usage, stream, answer);
   }
 
+  /** A model's contextWindowFallbacks, those the caller's key may use. */
+  private contextFallbacksFor(context: ChatContext): (model: RouteTarget['model']) => RouteTarget[] {
+    return (model) => this.deps.router.contextFallbacks(model).filter((target) => isModelAllowed(context, target.model.id));
+  }
+
   private nowSeconds(): number {
     return Math.floor(this.deps.clock.now().getTime() / 1000);
   }
@@ -265,7 +277,7 @@ export class ChatService {
   }
 
   private startTrail(request: ChatCompletionRequest): Trail {
-    return { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null, span: startRequestSpan(request) };
+    return { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null, span: startRequestSpan(request), upstreamMs: 0 };
   }
 
   /** Runs one upstream call inside its child span; a stream's span stays open until the stream ends. */
@@ -343,6 +355,15 @@ export class ChatService {
       endRequestSpan(trail.span, { ...entry, providerType: cachedBy ? null : (target?.provider.type ?? null) });
     }
   }
+}
+
+/** Adds the time an upstream call takes (until it settles) to the request's upstream time. */
+function timed<T>(trail: Trail, call: Promise<T>): Promise<T> {
+  const started = performance.now();
+  const add = () => {
+    trail.upstreamMs += performance.now() - started;
+  };
+  return call.finally(add);
 }
 
 /** Pulls until the first chunk that carries content (not just the role or an empty string), so failover stays possible until then. */

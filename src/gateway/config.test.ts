@@ -45,6 +45,9 @@ describe('gateway config', () => {
     [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'image' }] }, 'models[0].mode'],
     [{ ...valid, providers: [{ id: 'p', type: 'anthropic' }], models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }] }, 'models[0].targets[0].provider'],
     [{ ...valid, models: [...valid.models, { id: 'e', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }], tiers: { standard: ['m', 'e'] } }, 'tiers.standard[1]'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], contextWindowFallbacks: ['ghost'] }] }, 'models[0].contextWindowFallbacks[0]'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], contextWindowFallbacks: ['m'] }] }, 'models[0].contextWindowFallbacks[0]'],
+    [{ ...valid, models: [{ id: 'm', targets: [{ provider: 'p', upstreamModel: 'u' }], contextWindowFallbacks: ['e'] }, { id: 'e', targets: [{ provider: 'p', upstreamModel: 'u' }], mode: 'embedding' }] }, 'models[0].contextWindowFallbacks[0]'],
   ])('names the bad field (%#: %s)', (document, field) => {
     expect(() => parseGatewayConfig(document, 'f')).toThrow(`Invalid gateway config f: ${field}:`);
   });

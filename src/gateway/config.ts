@@ -45,6 +45,8 @@ const modelSchema = z.object({
   mode: z.enum(MODEL_MODES).default('chat'),
   /** Default response-cache lifetime for requests without Cache-Control; 0 = only when asked. */
   cacheTtlSeconds: z.number().int().nonnegative().max(86_400).default(0),
+  /** Models (bigger context windows) a context-length error moves on to, in order, before the first byte. */
+  contextWindowFallbacks: z.array(z.string().min(1)).optional(),
 });
 
 const breakerSchema = z.object({
@@ -109,6 +111,14 @@ const gatewayConfigSchema = z
       });
     });
     const modes = new Map(config.models.map((model) => [model.id, model.mode]));
+    config.models.forEach((model, index) => {
+      model.contextWindowFallbacks?.forEach((fallback, fallbackIndex) => {
+        const path = ['models', index, 'contextWindowFallbacks', fallbackIndex];
+        if (!modelIds.has(fallback)) ctx.addIssue({ code: 'custom', path, message: `unknown model "${fallback}"` });
+        else if (fallback === model.id) ctx.addIssue({ code: 'custom', path, message: 'a model cannot fall back to itself' });
+        else if (modes.get(fallback) !== model.mode) ctx.addIssue({ code: 'custom', path, message: 'a fallback must be of the same mode (chat or embedding)' });
+      });
+    });
     for (const [tier, models] of Object.entries(config.tiers)) {
       models?.forEach((modelId, index) => {
         if (!modelIds.has(modelId)) {

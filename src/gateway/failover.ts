@@ -39,6 +39,8 @@ export interface FailoverInput {
   noOutput?: boolean;
   /** The calling key (its own budget) and the request's rate-limit counters, for the holds. */
   holdOptions?: ReserveOptions;
+  /** The targets a context-length error moves on to (the model's contextWindowFallbacks). */
+  contextFallbacks?: (model: RouteTarget['model']) => RouteTarget[];
 }
 
 export class Failover {
@@ -75,6 +77,7 @@ export class Failover {
         await this.budget.release(reservation);
         if (error instanceof UpstreamAborted) throw abortedError();
         if (!(error instanceof UpstreamFailure)) throw error;
+        if (error.contextLengthExceeded && this.moveToBiggerModels(input, available, index, target)) continue;
         if (!error.retryable) throw providerError(error);
         this.breakers.recordFailure(target.key, error.retryAfterMs);
         const isLast = index === available.length - 1;
@@ -86,6 +89,18 @@ export class Failover {
       }
     }
     throw this.unavailable(input.targets);
+  }
+
+  /**
+   * After a context-length error, the targets still to try become the model's fallbacks (bigger
+   * context windows), each model tried once; false when it has none left.
+   */
+  private moveToBiggerModels(input: FailoverInput, available: RouteTarget[], index: number, failed: RouteTarget): boolean {
+    const tried = new Set(available.slice(0, index + 1).map((target) => target.model.id));
+    const next = (input.contextFallbacks?.(failed.model) ?? []).filter((target) => !tried.has(target.model.id) && this.breakers.isAvailable(target.key));
+    if (next.length === 0) return false;
+    available.splice(index + 1, available.length, ...next);
+    return true;
   }
 
   private shortRetryAfter(error: UpstreamFailure): boolean {

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { SharedState } from '../redis.js';
 import { CircuitBreakers } from './breaker.js';
 import { createResponseCache } from './cache.js';
+import { countRequestTokens } from './count-tokens.js';
 import { ChatService, type ChatCompletionStream, type ChatOptions } from './chat.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { DlpPolicies, inspectRequest, type InspectedRequest } from './dlp/index.js';
@@ -48,6 +49,8 @@ export interface Gateway extends ChatGateway {
   complete(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options?: ChatOptions): Promise<ChatCompletionResult>;
   /** Streams an answer; resolves when the first upstream content arrived (failover happens before). */
   stream(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options?: ChatOptions): Promise<ChatCompletionStream>;
+  /** The prompt's input tokens, estimated locally (POST /v1/messages/count_tokens). */
+  countTokens(request: ChatCompletionRequest, context: ChatContext): Promise<number>;
   /** Per-organization DLP policies (GET/PUT /dlp/policy). */
   readonly dlpPolicies: DlpPolicies;
   /** Embeddings of `mode: embedding` models (POST /v1/embeddings). */
@@ -101,6 +104,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     complete: (request, context, signal, options) => chat.complete(request, context, signal, options),
     stream: (request, context, signal, options) => chat.stream(request, context, signal, options),
     embed: (request, context, signal) => embeddings.embed(request, context, signal),
+    countTokens: (request, context) => countRequestTokens(router, request, context),
     dlpPolicies,
     models: () => router.names(),
     modelEntries: () => entries,

@@ -54,5 +54,7 @@ function withoutRole(chunk: NormalizedChunk): NormalizedChunk['delta'] {
 
 function usageOf(chunk: NormalizedChunk) {
   const usage = chunk.usage!;
-  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  const counts = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  // The answer's cost in USD (the header went out before it was known).
+  return chunk.cost === undefined ? counts : { ...counts, cost: chunk.cost };
 }

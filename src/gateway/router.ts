@@ -16,6 +16,8 @@ export interface RouteTarget {
 export interface Router {
   /** The targets of a model or tier served in `mode`; 400 naming `model` when unknown or of the other mode. */
   resolve(modelOrTier: string, mode: ModelMode): RouteTarget[];
+  /** The targets of a model's contextWindowFallbacks, in order (none when it has none). */
+  contextFallbacks(model: ModelConfig): RouteTarget[];
   /** Every model id and tier clients may send. */
   names(): string[];
   /** Every model id and tier with its mode and owner (the provider of its first target). */
@@ -51,6 +53,7 @@ export function createRouter(config: GatewayConfig): Router {
       }
       return targets;
     },
+    contextFallbacks: (model) => (model.contextWindowFallbacks ?? []).flatMap((id) => routes.get(id) ?? []),
     names: () => [...routes.keys()],
     entries: () =>
       [...routes].map(([id, targets]) => ({

@@ -10,7 +10,7 @@ export interface RelayOutcomes {
   /** Takes a chunk into the tallies; returns whether the reader gets it (upstream usage chunks stay behind). */
   take(chunk: NormalizedChunk): boolean;
   /** Settles the outcome (budget, audit, cache) and returns the usage for the final chunk. Called at most once. */
-  finish(outcome: 'success' | 'failure' | 'aborted'): Promise<TokenCounts>;
+  finish(outcome: 'success' | 'failure' | 'aborted'): Promise<TokenCounts & { cost?: number }>;
   /** How a failure of the upstream (or of finishing) is recorded, and what the reader gets thrown instead. */
   failure(error: unknown): { outcome: 'failure' | 'aborted'; thrown: unknown };
   /** Stops keeping the budget reservation alive. */
@@ -56,9 +56,9 @@ export class RelayedChunks implements AsyncIterableIterator<NormalizedChunk> {
     return this.rest.next().then(this.onNext, this.onError);
   };
 
-  private readonly onFinished = (usage: TokenCounts): IteratorResult<NormalizedChunk> => {
+  private readonly onFinished = ({ cost, ...usage }: TokenCounts & { cost?: number }): IteratorResult<NormalizedChunk> => {
     this.finalSent = true;
-    return { done: false, value: { delta: {}, finishReason: null, usage } };
+    return { done: false, value: cost === undefined ? { delta: {}, finishReason: null, usage } : { delta: {}, finishReason: null, usage, cost } };
   };
 
   private readonly onError = async (error: unknown): Promise<never> => {
@@ -68,7 +68,7 @@ export class RelayedChunks implements AsyncIterableIterator<NormalizedChunk> {
     throw thrown;
   };
 
-  private finishWith(outcome: 'success' | 'failure' | 'aborted'): Promise<TokenCounts> {
+  private finishWith(outcome: 'success' | 'failure' | 'aborted'): Promise<TokenCounts & { cost?: number }> {
     this.settled = true;
     this.outcomes.stopRenewal();
     return this.outcomes.finish(outcome);

@@ -20,7 +20,7 @@ const TOKENS_PER_REPLY = 3;
 export const TOOL_USE_PROMPT_TOKENS = 512;
 
 /** What a call sends as input: the messages plus the tools offered and the tool choice. */
-export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice'>;
+export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
 
 type CountTokens = (text: string) => number;
 let tokenizer: Promise<CountTokens> | undefined;
@@ -41,6 +41,7 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
   }
   if (input.tools && input.tools.length > 0) texts.push(JSON.stringify(input.tools));
   if (input.tool_choice !== undefined) texts.push(JSON.stringify(input.tool_choice));
+  if (input.response_format !== undefined) texts.push(JSON.stringify(input.response_format));
   return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts };
 }
 

@@ -30,6 +30,8 @@ export class UpstreamFailure extends Error {
     readonly retryable: boolean,
     readonly status: number | undefined,
     readonly retryAfterMs: number | undefined = undefined,
+    /** The prompt did not fit the model's context window (contextWindowFallbacks may take it). */
+    readonly contextLengthExceeded = false,
   ) {
     super(message);
     this.name = 'UpstreamFailure';
@@ -188,7 +190,7 @@ export class UpstreamTransport {
 /** An error status, classified by the provider from (the start of) its body. */
 function statusFailure(adapter: HttpProviderAdapter, response: WholeResponse): UpstreamFailure {
   const info = adapter.mapProviderError(response.statusCode, response.text);
-  return new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers));
+  return new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers), info.contextLengthExceeded === true);
 }
 
 /** Server-sent events in, the provider's translation of each out. */

@@ -49,7 +49,21 @@ export interface ChatCompletionRequest {
   top_p?: number;
   tools?: ToolDefinition[];
   tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+  /** Sequences that end the answer (OpenAI `stop`, Anthropic `stop_sequences`); from the Messages and Responses routes. */
+  stop?: string[];
+  /** Anthropic's top_k; only Anthropic upstreams receive it. */
+  top_k?: number;
+  /** Structured output (the Responses route's `text.format`); OpenAI-compatible upstreams receive it as is. */
+  response_format?: ResponseFormat;
+  /** Each tool call may run beside others (OpenAI `parallel_tool_calls`, Anthropic `disable_parallel_tool_use` inverted). */
+  parallel_tool_calls?: boolean;
 }
+
+/** OpenAI's chat completions `response_format`. */
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean | null; description?: string } };
 
 /** Who is asking and on whose account the usage is recorded. */
 export interface ChatContext {
@@ -86,6 +100,10 @@ export interface ChatCompletionResult {
   /** USD, from the configured per-model prices. */
   cost: number;
   attempts: number;
+  /** Milliseconds spent waiting on upstream calls (every attempt): the rest of the request's time is the gateway's own. */
+  upstreamMs: number;
+  /** The upstream's own stop reason when it said more than finishReason can (Anthropic's `stop_sequence` and the sequence). */
+  stopSequence?: string | undefined;
   /** Set when the request used the response cache (X-Cache, Age). */
   cache?: { status: 'HIT' | 'MISS'; ageSeconds: number } | undefined;
 }

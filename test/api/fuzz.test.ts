@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOperations, errorCodesOf } from '../../src/api/openapi/document.js';
 import type { Operation } from '../../src/api/openapi/registry.js';
 import shippedCatalog from '../../src/connectors/catalog.json' with { type: 'json' };
-import { ERROR_STATUS } from '../../src/errors.js';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
+import { toAnthropicError } from '../../src/gateway/wire/messages.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
@@ -299,6 +300,7 @@ function violation(fuzz: FuzzRequest, outcome: Outcome): string | undefined {
   const { status } = outcome;
   if (status >= 500) return `server error ${status}`;
   const codes = errorCodesOf(operation);
+  if (operation.errorShape === 'anthropic' && status >= 400) return anthropicViolation(codes, outcome);
   const documented = new Set([...Object.keys(operation.responses).map(Number), ...codes.map((code) => ERROR_STATUS[code])]);
   if (!documented.has(status)) return `status ${status} is not documented for this endpoint`;
   if (status >= 400) {
@@ -320,13 +322,34 @@ function violation(fuzz: FuzzRequest, outcome: Outcome): string | undefined {
   const success = operation.responses[status]!;
   if (!success.schema) return outcome.text === '' ? undefined : `expected an empty body, got ${outcome.text.slice(0, 80)}`;
   if (outcome.contentType.startsWith('text/event-stream')) {
-    return operation.operationId === 'createChatCompletion' && outcome.text.endsWith('data: [DONE]\n\n') ? undefined : 'event stream without [DONE]';
+    const ends: Record<string, RegExp> = {
+      createChatCompletion: /data: \[DONE\]\n\n$/,
+      createResponse: /event: (response\.completed|response\.incomplete|error)\ndata: .*\n\n$/,
+      createMessage: /event: (message_stop|error)\ndata: .*\n\n$/,
+    };
+    return ends[operation.operationId]?.test(outcome.text) ? undefined : 'event stream without its documented end';
   }
   if (success.contentType && success.contentType !== 'application/json') {
     return outcome.contentType.startsWith(success.contentType) ? undefined : `content type ${outcome.contentType}`;
   }
   const parsed = success.schema.safeParse(JSON.parse(outcome.text));
   return parsed.success ? undefined : `body does not match the documented schema: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
+}
+
+/** The Messages routes: Anthropic's error shape, with the status and type the documented codes map to. */
+function anthropicViolation(codes: ErrorCode[], outcome: Outcome): string | undefined {
+  const allowed = codes.map((code) => toAnthropicError(new AppError(code, '')));
+  if (!allowed.some((a) => a.status === outcome.status)) return `status ${outcome.status} is not documented for this endpoint`;
+  let parsed: Json;
+  try {
+    parsed = JSON.parse(outcome.text);
+  } catch {
+    return 'error body is not JSON';
+  }
+  if (parsed?.type !== 'error' || typeof parsed.error !== 'object') return 'error body is not Anthropic-shaped';
+  if (typeof parsed.error.message !== 'string' || parsed.error.message.length === 0) return 'error.message is not a non-empty string';
+  if (!allowed.some((a) => a.status === outcome.status && a.body.error.type === parsed.error.type)) return `error type ${String(parsed.error.type)} answered with status ${outcome.status}`;
+  return undefined;
 }
 
 function describeRequest(fuzz: FuzzRequest): string {

@@ -25,6 +25,7 @@ function wellFormed(name: string, path: string): string {
   if (name === 'version') return '7';
   if (name === 'executionId') return `wex_${'A'.repeat(22)}`;
   if (name === 'webhookId' && path.startsWith('/v1/webhooks/')) return `wh_${'A'.repeat(32)}`;
+  if (path.startsWith('/v1/responses/')) return `resp_${'a'.repeat(48)}`;
   return randomUUID();
 }
 

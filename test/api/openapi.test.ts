@@ -100,7 +100,13 @@ describe('GET /v1/openapi.json', () => {
         const declared = (operation.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name).sort();
         expect(declared, `${method} ${path} path parameters`).toEqual(templated);
         for (const status of statuses.filter((s) => s >= 400)) {
-          const codes: string[] = operation.responses[status].content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+          const { allOf } = operation.responses[status].content['application/json'].schema;
+          if (allOf[0].$ref === '#/components/schemas/AnthropicError') {
+            // The Messages routes: Anthropic's error types under Anthropic's statuses.
+            expect(allOf[1].properties.error.properties.type.enum.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+            continue;
+          }
+          const codes: string[] = allOf[1].properties.error.properties.code.enum;
           expect(codes.length).toBeGreaterThan(0);
           for (const code of codes) expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${code} under ${status}`).toBe(status);
         }
@@ -129,6 +135,9 @@ describe('GET /v1/openapi.json', () => {
     const runs = document.paths['/v1/automations/{id}/runs'].get.parameters.map((p: Json) => p.name);
     expect(runs).toEqual(['id', 'limit', 'offset', 'status']);
     expect(Object.keys(document.paths['/v1/chat/completions'].post.responses['200'].content)).toEqual(['application/json', 'text/event-stream']);
+    for (const path of ['/v1/responses', '/v1/messages']) expect(Object.keys(document.paths[path].post.responses['200'].content)).toEqual(['application/json', 'text/event-stream']);
+    expect(document.paths['/v1/messages'].post.responses['529'].content['application/json'].schema.allOf[1].properties.error.properties.type.enum).toEqual(['overloaded_error']);
+    expect(document.paths['/v1/messages'].post.security).toContainEqual({ anthropicApiKey: [] });
   });
 
   it('gives every request body an example that its route would accept', () => {

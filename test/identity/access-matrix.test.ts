@@ -69,14 +69,14 @@ describe('role x endpoint x method', () => {
             expectPermitted(operation, res, fixture.expected);
             return;
           }
-          expectError(res, 403, 'forbidden');
+          expectError(res, 403, 'forbidden', operation);
           if (request.observe) expect(await request.observe(), 'the target is unchanged').toEqual(before);
         });
       }
       it('answers 401 unauthorized without a credential', async () => {
         const request = await fixtureOf(operation).prepare(makerFor(org.owner));
         const res = await send(matrix.stack.api.url, operation, request, undefined);
-        expectError(res, 401, 'unauthorized');
+        expectError(res, 401, 'unauthorized', operation);
       });
     });
   }

@@ -120,6 +120,16 @@ export class ResourceMaker {
     return res.body;
   }
 
+  /** A stored response of the Responses API (the fake upstream answers at once). */
+  storedResponse(options: { fresh?: boolean } = {}): Promise<Json> {
+    return this.reuse('stored-response', options.fresh, () => this.post('/responses', { model: 'standard', input: 'Hello', max_output_tokens: 16 }));
+  }
+
+  /** Whether GET of `path` finds the resource (as the organization's owner): for what a call might delete. */
+  async exists(path: string): Promise<boolean> {
+    return (await call<Json>(this.baseUrl, 'GET', path, { key: this.org.owner.key })).status === 200;
+  }
+
   /** An automation with a yearly schedule (no scheduled fire during the test). */
   automation(options: { status?: 'active' | 'paused'; fresh?: boolean } = {}): Promise<Json> {
     const status = options.status ?? 'active';

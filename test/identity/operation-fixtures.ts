@@ -10,6 +10,8 @@
 import { expect } from 'vitest';
 import { errorBody } from '../../src/api/openapi/document.js';
 import type { Operation } from '../../src/api/openapi/registry.js';
+import { AppError, type ErrorCode } from '../../src/errors.js';
+import { toAnthropicError } from '../../src/gateway/wire/messages.js';
 import { call, type HttpResult } from '../helpers/http.js';
 import { INERT_TOOL, type ResourceMaker } from './matrix-stack.js';
 
@@ -175,6 +177,16 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   },
   listModels: plain(),
   createEmbeddings: { prepare: async () => ({ body: { model: 'text-embedding-3-small', input: ['Hello', 'world'] } }) },
+  createResponse: { prepare: async () => ({ body: { model: 'standard', input: 'Hello', max_output_tokens: 16, store: false } }) },
+  getResponse: { prepare: async (make) => ({ params: { id: (await make.storedResponse()).id } }) },
+  deleteResponse: {
+    prepare: async (make) => {
+      const { id } = await make.storedResponse({ fresh: true });
+      return { params: { id }, observe: () => make.exists(`/responses/${id}`) };
+    },
+  },
+  createMessage: { prepare: async () => ({ body: { model: 'standard', max_tokens: 16, messages: [{ role: 'user', content: 'Hello' }] } }) },
+  countMessageTokens: { prepare: async () => ({ body: { model: 'standard', messages: [{ role: 'user', content: 'Hello' }] } }) },
   getDlpPolicy: plain(),
   updateDlpPolicy: { prepare: async () => ({ body: { detectors: { phone: 'off' } } }) },
   getUsage: { prepare: async () => ({ query: '?groupBy=day' }) },
@@ -418,8 +430,14 @@ export function send(apiUrl: string, operation: Operation, request: PreparedRequ
   });
 }
 
-/** An OpenAI-shaped error body with `code`, under the status of that code. */
-export function expectError(res: HttpResult<Json>, status: number, code: string): void {
+/** An OpenAI-shaped error body with `code`, under the status of that code (Anthropic's shape and type on the Messages routes). */
+export function expectError(res: HttpResult<Json>, status: number, code: string, operation?: Operation): void {
+  if (operation?.errorShape === 'anthropic') {
+    const expected = toAnthropicError(new AppError(code as ErrorCode, ''));
+    expect(res.status, res.text).toBe(expected.status);
+    expect(res.body, res.text).toMatchObject({ type: 'error', error: { type: expected.body.error.type, message: expect.any(String) } });
+    return;
+  }
   expect(res.status, res.text).toBe(status);
   expect(errorBody.safeParse(res.body).success, `OpenAI-shaped error body: ${res.text}`).toBe(true);
   expect(res.body.error.code).toBe(code);

@@ -58,8 +58,11 @@ export function apiKeyAuthenticator(deps: Pick<AppDeps, 'orm' | 'shared' | 'cloc
 
 export function authenticate(
   deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'config' | 'logger'>,
-  /** Origins allowed besides SESSION_ALLOWED_ORIGINS on these routes (the Web UI on the codec routes). */
-  options: { extraAllowedOrigins?: string[] } = {},
+  /**
+   * extraAllowedOrigins: origins allowed besides SESSION_ALLOWED_ORIGINS on these routes (the Web
+   * UI on the codec routes); apiKeyHeader: an API key in `x-api-key` counts too (Anthropic's clients send it there).
+   */
+  options: { extraAllowedOrigins?: string[]; apiKeyHeader?: boolean } = {},
 ): RequestHandler {
   const viaApiKey = apiKeyAuthenticator(deps);
   const base = sessionSettings(deps.config);
@@ -68,7 +71,7 @@ export function authenticate(
     : base;
 
   return async (req, res, next) => {
-    const token = bearerToken(req.get('authorization'));
+    const token = (options.apiKeyHeader ? req.get('x-api-key') : undefined) ?? bearerToken(req.get('authorization'));
     if (token) {
       req.caller = await viaApiKey(token);
       next();

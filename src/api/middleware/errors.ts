@@ -6,7 +6,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnreachable } from '../../db/availability.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { sendJson } from '../gateway-call.js';
+import { sendJson, type ErrorRenderer } from '../gateway-call.js';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -43,12 +43,12 @@ function toAppError(error: unknown, bodyLimit: number): AppError {
   }
 }
 
-export function errorHandler(bodyLimit: number): ErrorRequestHandler {
-  return (error, req, res, _next) => sendError(res, error, req.log, bodyLimit);
+export function errorHandler(bodyLimit: number, render?: ErrorRenderer): ErrorRequestHandler {
+  return (error, req, res, _next) => sendError(res, error, req.log, bodyLimit, render);
 }
 
-/** Answers a failure (or ends a stream that already started); logs what is not the client's fault. */
-export function sendError(res: ServerResponse, error: unknown, log: Logger, bodyLimit: number): void {
+/** Answers a failure (or ends a stream that already started); logs what is not the client's fault. `render`: a wire format's own error shape. */
+export function sendError(res: ServerResponse, error: unknown, log: Logger, bodyLimit: number, render?: ErrorRenderer): void {
   const appError = toAppError(error, bodyLimit);
   if (appError.code === 'internal_error') {
     log.error({ err: error }, 'unhandled error');
@@ -62,6 +62,11 @@ export function sendError(res: ServerResponse, error: unknown, log: Logger, body
     return;
   }
   for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+  if (render) {
+    const rendered = render(appError);
+    sendJson(res, rendered.status, rendered.body);
+    return;
+  }
   sendJson(res, appError.status, appError.toBody());
 }
 

@@ -28,13 +28,13 @@ function tighter(a: RateLimitDecision, b: RateLimitDecision): RateLimitDecision 
 }
 
 /** Routes whose requests count their rate limits in the budget hold's script (one Redis round trip). */
-const GATEWAY_PATHS = new Set(['/v1/chat/completions', '/v1/embeddings']);
+const GATEWAY_PATHS = new Set(['/v1/chat/completions', '/v1/embeddings', '/v1/responses', '/v1/messages', '/v1/messages/count_tokens']);
 const MINUTE_MS = 60_000;
 
 /**
  * Per credential and per organization limits for authenticated routes (mount after
  * `authenticate`). A key's own `rateLimitPerMinute` replaces the per-key default. Gateway calls
- * (POST /v1/chat/completions, /v1/embeddings) are not counted here: they carry a
+ * (POST /v1/chat/completions, /v1/embeddings, /v1/responses, /v1/messages) are not counted here: they carry a
  * PendingAdmission that the budget hold counts in the same script (see billing/budget.ts), and
  * the route counts it alone if the request ends before any hold.
  */

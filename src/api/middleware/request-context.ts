@@ -10,6 +10,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    req.startedAt = performance.now();
     const requestId = requestIdOf(req.get('x-request-id'));
     req.requestId = requestId;
     req.log = logger.child({ requestId });

@@ -3,16 +3,18 @@
 // their input side so defaults read as optional), responses are the view schemas of
 // responses.ts, and every operation lists its error statuses with the codes each may carry.
 import { z } from 'zod';
-import { ERROR_MEANING, ERROR_STATUS, type ErrorCode } from '../../errors.js';
+import { AppError, ERROR_MEANING, ERROR_STATUS, type ErrorCode } from '../../errors.js';
+import { toAnthropicError } from '../../gateway/wire/messages.js';
 import { automationOperations } from './operations.automations.js';
 import { codecOperations } from './operations.codec.js';
 import { gatewayOperations } from './operations.gateway.js';
+import { wireOperations } from './operations.wire.js';
 import { platformOperations } from './operations.platform.js';
 import { workspaceOperations } from './operations.workspace.js';
 import { apiSchemas, type Operation } from './registry.js';
 
 /** Every endpoint of the API, in the order the reference shows them. */
-export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...automationOperations, ...workspaceOperations, ...codecOperations];
+export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...wireOperations, ...automationOperations, ...workspaceOperations, ...codecOperations];
 
 export const errorBody = z
   .object({
@@ -26,6 +28,13 @@ export const errorBody = z
       .catchall(z.unknown()),
   })
   .register(apiSchemas, { id: 'Error' });
+
+export const anthropicErrorBody = z
+  .object({
+    type: z.literal('error'),
+    error: z.object({ type: z.string().describe("Anthropic's error type, e.g. authentication_error"), message: z.string() }),
+  })
+  .register(apiSchemas, { id: 'AnthropicError' });
 
 for (const operation of apiOperations) {
   if (operation.body && !apiSchemas.has(operation.body.schema)) apiSchemas.add(operation.body.schema, { id: operation.body.id });
@@ -80,7 +89,32 @@ function parameters(operation: Operation): Record<string, unknown>[] {
   return out;
 }
 
+/** Anthropic's shape: grouped by Anthropic's status, each listing its error types and the codes behind them. */
+function anthropicErrorResponses(operation: Operation): Record<string, unknown> {
+  const byStatus = new Map<number, { types: Set<string>; codes: ErrorCode[] }>();
+  for (const code of errorCodesOf(operation)) {
+    const { status, body } = toAnthropicError(new AppError(code, ''));
+    const entry = byStatus.get(status) ?? { types: new Set<string>(), codes: [] };
+    entry.types.add(body.error.type);
+    entry.codes.push(code);
+    byStatus.set(status, entry);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, { types, codes }] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: `Error (Anthropic's shape): ${codes.map((code) => ERROR_MEANING[code]).join('; ')}`,
+      content: {
+        'application/json': {
+          schema: { allOf: [{ $ref: '#/components/schemas/AnthropicError' }, { type: 'object', properties: { error: { type: 'object', properties: { type: { enum: [...types] } } } } }] },
+        },
+      },
+    };
+  }
+  return out;
+}
+
 function errorResponses(operation: Operation): Record<string, unknown> {
+  if (operation.errorShape === 'anthropic') return anthropicErrorResponses(operation);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(operation)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   const out: Record<string, unknown> = {};
@@ -114,6 +148,7 @@ function successResponses(operation: Operation): Record<string, unknown> {
     for (const [name, description] of Object.entries(response.headers ?? {})) headers[name] = { description, schema: { type: 'string' } };
     const content: Record<string, unknown> = {};
     if (response.schema) content[response.contentType ?? 'application/json'] = { schema: schemaOrRef(response.schema) };
+    if (response.stream) content['text/event-stream'] = { schema: { type: 'string', description: response.stream } };
     if (operation.operationId === 'createChatCompletion') {
       content['text/event-stream'] = {
         schema: {
@@ -135,7 +170,7 @@ function successResponses(operation: Operation): Record<string, unknown> {
 function security(operation: Operation): Record<string, string[]>[] {
   switch (operation.auth) {
     case 'caller':
-      return [{ apiKey: [] }, { sessionCookie: [] }];
+      return operation.errorShape === 'anthropic' ? [{ apiKey: [] }, { anthropicApiKey: [] }, { sessionCookie: [] }] : [{ apiKey: [] }, { sessionCookie: [] }];
     case 'metricsToken':
       return [{}, { metricsToken: [] }];
     default:
@@ -187,7 +222,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'AI Workspace and Gateway API',
       version: '1',
       description:
-        'An organization\'s AI workspace and OpenAI-compatible chat gateway. Every error body is OpenAI-shaped: `{"error": {"code", "message", "type", "param"}}`; every response carries `X-Request-Id`. Two 503 codes mean different things: `provider_unavailable` (the upstream AI providers of a chat completion are all unavailable) and `service_unavailable` (a dependency of this service itself: database, Redis, Temporal, SMTP, the OIDC identity provider). Authenticate with `Authorization: Bearer svc_live_...` (an API key) or the `svc_session` cookie.',
+        'An organization\'s AI workspace and OpenAI-compatible chat gateway. Every error body is OpenAI-shaped, `{"error": {"code", "message", "type", "param"}}`, except on the Anthropic Messages routes (`/v1/messages...`), which answer in Anthropic\'s shape; every response carries `X-Request-Id`. Two 503 codes mean different things: `provider_unavailable` (the upstream AI providers of a chat completion are all unavailable) and `service_unavailable` (a dependency of this service itself: database, Redis, Temporal, SMTP, the OIDC identity provider). Authenticate with `Authorization: Bearer svc_live_...` (an API key) or the `svc_session` cookie.',
     },
     servers: [{ url: '/', description: 'This server' }],
     tags: [...new Set(apiOperations.map((operation) => operation.tag))].map((name) => ({ name })),
@@ -196,6 +231,7 @@ export function openApiDocument(): Record<string, unknown> {
       schemas: components,
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `svc_live_` followed by 40 characters' },
+        anthropicApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key, as Anthropic clients send it (the Messages routes only)' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: 'Browser session; unsafe methods need an allowed Origin' },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when it is set' },
       },

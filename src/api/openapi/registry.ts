@@ -23,6 +23,8 @@ export interface SuccessResponse {
   /** Default application/json. */
   contentType?: string;
   headers?: Record<string, string>;
+  /** The same status also answers as server-sent events (`stream: true`): what they are. */
+  stream?: string;
 }
 
 export interface RequestBody {
@@ -55,6 +57,8 @@ export interface Operation {
   responses: Record<number, SuccessResponse>;
   /** Error codes particular to this endpoint; the ones every endpoint of its kind shares are added by the document builder. */
   errors: ErrorCode[];
+  /** `anthropic`: errors take Anthropic's shape and statuses (the Messages routes), and `x-api-key` authenticates too. */
+  errorShape?: 'anthropic';
 }
 
 /** `{id}` -> `:id`: the Express path of an OpenAPI path. */

@@ -16,6 +16,7 @@ import { Migration20261125050000_run_retry_of } from './Migration20261125050000_
 import { Migration20261125060000_api_key_limits } from './Migration20261125060000_api_key_limits.js';
 import { Migration20261125070000_gateway_cache } from './Migration20261125070000_gateway_cache.js';
 import { Migration20261125090000_automation_run_counts } from './Migration20261125090000_automation_run_counts.js';
+import { Migration20261127064435_gateway_responses } from './Migration20261127064435_gateway_responses.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -34,4 +35,5 @@ export const migrationsList = [
   { name: 'Migration20261125060000_api_key_limits', class: Migration20261125060000_api_key_limits },
   { name: 'Migration20261125070000_gateway_cache', class: Migration20261125070000_gateway_cache },
   { name: 'Migration20261125090000_automation_run_counts', class: Migration20261125090000_automation_run_counts },
+  { name: 'Migration20261127064435_gateway_responses', class: Migration20261127064435_gateway_responses },
 ];

@@ -13,6 +13,16 @@ export function classifyUpstreamStatus(status: number, providerName: string): Pr
   return { retryable: false, message: `${providerName} returned an error (${status})` };
 }
 
+/**
+ * Whether a 400 says the prompt is over the model's context window: OpenAI's
+ * `context_length_exceeded` code, Anthropic's "prompt is too long" (or an input-plus-max_tokens
+ * overflow), and the wording OpenAI-compatible servers (vLLM, LiteLLM) use. The body is only read, never passed on.
+ */
+export function isContextLengthError(status: number, body: string): boolean {
+  if (status !== 400 && status !== 413) return false;
+  return /context_length_exceeded|context length|context window|prompt is too long|maximum context|too many tokens|input length and `max_tokens` exceed/i.test(body.slice(0, 4096));
+}
+
 /** The upstream's own error type, when it is a short identifier: safe to pass on, unlike its message. */
 export function upstreamErrorType(body: string): string | undefined {
   try {

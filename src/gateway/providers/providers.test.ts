@@ -118,3 +118,45 @@ describe('anthropic transforms', () => {
     expect(() => t.translate({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error' } }) })).toThrow();
   });
 });
+
+describe('wire-format fields (Messages and Responses routes)', () => {
+  const request = {
+    model: 'x',
+    messages: [{ role: 'user' as const, content: 'hi' }],
+    stop: ['END'],
+    top_k: 3,
+    parallel_tool_calls: false,
+    tools: [{ type: 'function' as const, function: { name: 't' } }],
+    response_format: { type: 'json_schema' as const, json_schema: { name: 's', schema: { type: 'object' } } },
+  };
+
+  it('sends stop, parallel_tool_calls and response_format to OpenAI-compatible upstreams, never top_k', () => {
+    const body = JSON.parse(buildOpenAiRequest({ request, upstreamModel: 'u', maxTokens: 5, apiKey: undefined, stream: false }).body) as Record<string, unknown>;
+    expect(body).toMatchObject({ stop: ['END'], parallel_tool_calls: false, response_format: request.response_format });
+    expect(body).not.toHaveProperty('top_k');
+  });
+
+  it('sends stop_sequences, top_k and disable_parallel_tool_use to Anthropic, and reads back the stop sequence', () => {
+    const body = JSON.parse(buildAnthropicRequest({ request, upstreamModel: 'u', maxTokens: 5, apiKey: undefined, stream: false }).body) as Record<string, unknown>;
+    expect(body).toMatchObject({ stop_sequences: ['END'], top_k: 3, tool_choice: { type: 'auto', disable_parallel_tool_use: true } });
+    expect(body).not.toHaveProperty('response_format');
+    const parsed = parseAnthropicResponse({ content: [{ type: 'text', text: 'a' }], stop_reason: 'stop_sequence', stop_sequence: 'END', usage: { input_tokens: 1, output_tokens: 1 } });
+    expect(parsed).toMatchObject({ finishReason: 'stop', stopSequence: 'END' });
+    const translator = createAnthropicStreamTranslator();
+    const [finish] = translator.translate({ data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'stop_sequence', stop_sequence: 'END' }, usage: { output_tokens: 2 } }) });
+    expect(finish).toMatchObject({ finishReason: 'stop', stopSequence: 'END' });
+  });
+});
+
+describe('context-length errors', () => {
+  it.each([
+    [400, '{"error":{"code":"context_length_exceeded","message":"too long"}}', true],
+    [400, '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}', true],
+    [400, '{"error":{"message":"This model\'s maximum context length is 4096 tokens"}}', true],
+    [400, '{"error":{"code":"invalid_value","message":"temperature"}}', false],
+    [500, '{"error":{"code":"context_length_exceeded"}}', false],
+  ])('classifies %i %s as context length exceeded: %s', (status, body, expected) => {
+    expect(mapOpenAiError(status, body).contextLengthExceeded === true).toBe(expected);
+    expect(mapAnthropicError(status, body).contextLengthExceeded === true).toBe(expected);
+  });
+});

@@ -14,6 +14,8 @@ export interface NormalizedCompletion {
   toolCalls: ToolCall[];
   finishReason: string;
   usage: TokenCounts | null;
+  /** The stop sequence that ended the answer, when the upstream names it. */
+  stopSequence?: string | undefined;
 }
 
 export interface ToolCallDelta {
@@ -34,6 +36,10 @@ export interface NormalizedChunk {
   delta: ChunkDelta;
   finishReason: string | null;
   usage?: TokenCounts;
+  /** On the final usage chunk the gateway adds: the answer's cost in USD. */
+  cost?: number;
+  /** With a finish reason: the stop sequence that ended the answer, when the upstream names it. */
+  stopSequence?: string;
 }
 
 export interface SseEvent {
@@ -58,6 +64,8 @@ export interface ProviderErrorInfo {
   retryable: boolean;
   /** Safe for clients: never echoes upstream bodies that could hold prompt text or keys. */
   message: string;
+  /** The prompt (plus the output bound) is over the model's context window: a bigger model may take it. */
+  contextLengthExceeded?: boolean;
 }
 
 export interface BuildRequestInput {

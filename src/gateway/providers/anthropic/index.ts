@@ -1,7 +1,7 @@
 // Anthropic Messages API: system messages become the `system` field, tool calls and tool results
 // become content blocks, stop reasons and usage are mapped back, and the stream's typed events
 // (message_start, content_block_*, message_delta) are translated into OpenAI-shaped deltas.
-import { classifyUpstreamStatus, upstreamErrorType } from '../errors.js';
+import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
   HttpProviderAdapter,
@@ -100,12 +100,13 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function toAnthropicToolChoice(choice: ChatCompletionRequest['tool_choice']): unknown {
-  if (choice === undefined) return undefined;
-  if (choice === 'auto') return { type: 'auto' };
+function toAnthropicToolChoice(choice: ChatCompletionRequest['tool_choice'], parallel: boolean | undefined): unknown {
+  const serial = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallel === false ? { type: 'auto', ...serial } : undefined;
+  if (choice === 'auto') return { type: 'auto', ...serial };
   if (choice === 'none') return { type: 'none' };
-  if (choice === 'required') return { type: 'any' };
-  return { type: 'tool', name: choice.function.name };
+  if (choice === 'required') return { type: 'any', ...serial };
+  return { type: 'tool', name: choice.function.name, ...serial };
 }
 
 /**
@@ -128,6 +129,8 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
   if (system !== undefined) body.system = system;
   body.temperature = toAnthropicTemperature(request.temperature);
   if (request.top_p !== undefined) body.top_p = request.top_p;
+  if (request.top_k !== undefined) body.top_k = request.top_k;
+  if (request.stop !== undefined) body.stop_sequences = request.stop;
   if (request.tools !== undefined) {
     body.tools = request.tools.map((tool) => ({
       name: tool.function.name,
@@ -135,7 +138,7 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
       input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
     }));
   }
-  const toolChoice = toAnthropicToolChoice(request.tool_choice);
+  const toolChoice = request.tools === undefined ? undefined : toAnthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   if (input.stream) body.stream = true;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
@@ -146,6 +149,7 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
 interface AnthropicResponse {
   content?: ContentBlock[];
   stop_reason?: string | null;
+  stop_sequence?: string | null;
   usage?: AnthropicUsage;
 }
 
@@ -161,6 +165,7 @@ export function parseAnthropicResponse(body: unknown): NormalizedCompletion {
     content: text.length > 0 ? text.join('') : null,
     toolCalls,
     finishReason: mapStopReason(response.stop_reason),
+    ...(response.stop_reason === 'stop_sequence' && typeof response.stop_sequence === 'string' ? { stopSequence: response.stop_sequence } : {}),
     usage:
       typeof usage?.input_tokens === 'number' && typeof usage.output_tokens === 'number'
         ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens }
@@ -173,7 +178,7 @@ interface AnthropicStreamEvent {
   index?: number;
   message?: { usage?: AnthropicUsage };
   content_block?: { type: string; id?: string; name?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
+  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null; stop_sequence?: string | null };
   usage?: AnthropicUsage;
 }
 
@@ -208,7 +213,9 @@ export function createAnthropicStreamTranslator(): StreamTranslator {
           return [];
         }
         case 'message_delta': {
-          const out: NormalizedChunk[] = [{ delta: {}, finishReason: mapStopReason(parsed.delta?.stop_reason) }];
+          const finish: NormalizedChunk = { delta: {}, finishReason: mapStopReason(parsed.delta?.stop_reason) };
+          if (parsed.delta?.stop_reason === 'stop_sequence' && typeof parsed.delta.stop_sequence === 'string') finish.stopSequence = parsed.delta.stop_sequence;
+          const out: NormalizedChunk[] = [finish];
           const outputTokens = parsed.usage?.output_tokens;
           if (typeof inputTokens === 'number' && typeof outputTokens === 'number') {
             out.push({ delta: {}, finishReason: null, usage: { inputTokens, outputTokens } });
@@ -227,7 +234,8 @@ export function createAnthropicStreamTranslator(): StreamTranslator {
 export function mapAnthropicError(status: number, body: string): ProviderErrorInfo {
   const info = classifyUpstreamStatus(status, 'The upstream provider');
   const type = upstreamErrorType(body);
-  return type ? { ...info, message: `${info.message}: ${type}` } : info;
+  const classified = type ? { ...info, message: `${info.message}: ${type}` } : info;
+  return isContextLengthError(status, body) ? { ...classified, contextLengthExceeded: true } : classified;
 }
 
 export const anthropicProvider: HttpProviderAdapter = {

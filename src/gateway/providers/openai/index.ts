@@ -2,7 +2,7 @@
 // the request passes through with the upstream model and the output bound (max_tokens, or
 // max_completion_tokens where the provider is configured so); streams ask for usage
 // (stream_options.include_usage).
-import { classifyUpstreamStatus, upstreamErrorType } from '../errors.js';
+import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
   HttpProviderAdapter,
@@ -46,6 +46,9 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.tools !== undefined) body.tools = request.tools;
   if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
+  if (request.parallel_tool_calls !== undefined && request.tools !== undefined) body.parallel_tool_calls = request.parallel_tool_calls;
+  if (request.stop !== undefined) body.stop = request.stop;
+  if (request.response_format !== undefined) body.response_format = request.response_format;
   if (input.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
@@ -92,7 +95,8 @@ export function createOpenAiStreamTranslator(): StreamTranslator {
 export function mapOpenAiError(status: number, body: string): ProviderErrorInfo {
   const info = classifyUpstreamStatus(status, 'The upstream provider');
   const type = upstreamErrorType(body);
-  return type ? { ...info, message: `${info.message}: ${type}` } : info;
+  const classified = type ? { ...info, message: `${info.message}: ${type}` } : info;
+  return isContextLengthError(status, body) ? { ...classified, contextLengthExceeded: true } : classified;
 }
 
 function toTokenCounts(usage: OpenAiUsage | null | undefined): TokenCounts | null {

@@ -1,0 +1,137 @@
+// Stored responses of the Responses API (`store`, on by default as OpenAI's): what lets a later
+// call continue with `previous_response_id` or point at an earlier item with `item_reference`,
+// and what GET/DELETE /v1/responses/{id} read. Per organization, encrypted at rest (SecretBox),
+// kept RESPONSES_RETENTION_DAYS; another organization's ids, like expired ones, are not found.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { SecretBox } from '../crypto/secrets.js';
+import type { Orm } from '../db/orm.js';
+import { badRequest, notFound } from '../errors.js';
+import { StoredResponse, StoredResponseItem } from './responses.entities.js';
+import { inputItems, type OutputItem, type ResolvedItem, type ResponseIds, type ResponseObject } from './wire/responses.js';
+import type { ResponsesRequest } from './wire/responses.schemas.js';
+
+export interface ResponsesStoreDeps {
+  orm: Orm;
+  secrets: SecretBox;
+  clock: Clock;
+  retentionDays: number;
+}
+
+/** What a stored response keeps: the object as answered and the conversation it answered. */
+interface StoredPayload {
+  response: ResponseObject;
+  conversation: ResolvedItem[];
+}
+
+/** Random ids in OpenAI's style: `resp_`, `msg_`, `fc_` and 48 hex digits. */
+export const responseIds: ResponseIds & { response(): string } = {
+  response: () => `resp_${randomBytes(24).toString('hex')}`,
+  item: (prefix) => `${prefix}_${randomBytes(24).toString('hex')}`,
+};
+
+/** How often one store deletes expired responses (on a save, off the answer's path). */
+const PURGE_INTERVAL_MS = 3_600_000;
+
+export class ResponsesStore {
+  private lastPurge = 0;
+
+  constructor(private readonly deps: ResponsesStoreDeps) {}
+
+  /**
+   * The conversation a request answers, every reference resolved: the previous response's
+   * conversation and output (when `previous_response_id` names one), then the input items.
+   * 400 naming the field when a reference does not resolve in the caller's organization.
+   */
+  async conversation(organizationId: string, body: ResponsesRequest): Promise<ResolvedItem[]> {
+    const items = inputItems(body.input);
+    if (items.length === 0 && !body.previous_response_id) throw badRequest('input is required', 'input');
+    const earlier = body.previous_response_id ? await this.previous(organizationId, body.previous_response_id) : [];
+    const references = items.flatMap((item) => (item.type === 'item_reference' ? [item.id] : []));
+    const referenced = references.length > 0 ? await this.items(organizationId, references) : new Map<string, ResolvedItem>();
+    const resolved = items.map((item, index) => {
+      if (item.type !== 'item_reference') return item;
+      const found = referenced.get(item.id);
+      if (!found) throw badRequest(`Item with id '${item.id}' not found`, `input[${index}].id`);
+      return found;
+    });
+    return [...earlier, ...resolved];
+  }
+
+  /**
+   * Keeps a finished response, its conversation, and each output item (findable by id): one
+   * statement, one round trip, before the client gets the answer (its ids must resolve at once).
+   */
+  async save(organizationId: string, response: ResponseObject, conversation: ResolvedItem[]): Promise<void> {
+    const now = this.deps.clock.now();
+    this.purgeNowAndThen(now);
+    const expiresAt = new Date(now.getTime() + this.deps.retentionDays * 86_400_000);
+    const payload: StoredPayload = { response, conversation };
+    const params: unknown[] = [response.id, organizationId, this.deps.secrets.encrypt(JSON.stringify(payload)), now, expiresAt];
+    const insertResponse = 'insert into "gateway_responses" ("id", "organization_id", "payload_ciphertext", "created_at", "expires_at") values (?, ?, ?, ?, ?)';
+    if (response.output.length === 0) {
+      await this.deps.orm.em.getConnection().execute(insertResponse, params, 'run');
+      return;
+    }
+    for (const item of response.output) params.push(item.id, organizationId, response.id, this.deps.secrets.encrypt(JSON.stringify(asInputItem(item))), expiresAt);
+    const rows = response.output.map(() => '(?, ?, ?, ?, ?)').join(', ');
+    // The items' foreign key is checked at the end of the statement, after the response row went in.
+    await this.deps.orm.em.getConnection().execute(
+      `with "response" as (${insertResponse}) insert into "gateway_response_items" ("id", "organization_id", "response_id", "item_ciphertext", "expires_at") values ${rows}`,
+      params,
+      'run',
+    );
+  }
+
+  /** Deletes expired responses (their items go with them), of every organization or of one; returns how many. */
+  async purgeExpired(organizationId?: string): Promise<number> {
+    const expired = { expiresAt: { $lte: this.deps.clock.now() } };
+    return this.deps.orm.em.fork().nativeDelete(StoredResponse, organizationId === undefined ? expired : { ...expired, organizationId });
+  }
+
+  /** At most once an interval per store: expired rows read as absent anyway, this only frees their space. */
+  private purgeNowAndThen(now: Date): void {
+    if (now.getTime() - this.lastPurge < PURGE_INTERVAL_MS) return;
+    this.lastPurge = now.getTime();
+    this.purgeExpired().catch(() => {
+      this.lastPurge = 0;
+    });
+  }
+
+  /** GET /v1/responses/{id}: the response object as answered; 404 when absent, expired or another organization's. */
+  async get(organizationId: string, id: string): Promise<ResponseObject> {
+    return (await this.payload(organizationId, id)).response;
+  }
+
+  /** DELETE /v1/responses/{id}: removes the response and its items. */
+  async remove(organizationId: string, id: string): Promise<void> {
+    const em = this.deps.orm.em.fork();
+    const deleted = await em.nativeDelete(StoredResponse, { id, organizationId, expiresAt: { $gt: this.deps.clock.now() } });
+    if (deleted === 0) throw notFound('Response');
+    await em.nativeDelete(StoredResponseItem, { responseId: id, organizationId });
+  }
+
+  private async payload(organizationId: string, id: string): Promise<StoredPayload> {
+    const row = await this.deps.orm.em.fork().findOne(StoredResponse, { id, organizationId, expiresAt: { $gt: this.deps.clock.now() } });
+    if (!row) throw notFound('Response');
+    return JSON.parse(this.deps.secrets.decrypt(row.payloadCiphertext)) as StoredPayload;
+  }
+
+  private async previous(organizationId: string, id: string): Promise<ResolvedItem[]> {
+    const stored = await this.payload(organizationId, id).catch(() => {
+      throw badRequest(`Previous response with id '${id}' not found`, 'previous_response_id');
+    });
+    return [...stored.conversation, ...stored.response.output.map(asInputItem)];
+  }
+
+  private async items(organizationId: string, ids: string[]): Promise<Map<string, ResolvedItem>> {
+    const rows = await this.deps.orm.em.fork().find(StoredResponseItem, { id: { $in: [...new Set(ids)] }, organizationId, expiresAt: { $gt: this.deps.clock.now() } });
+    return new Map(rows.map((row) => [row.id, JSON.parse(this.deps.secrets.decrypt(row.itemCiphertext)) as ResolvedItem]));
+  }
+}
+
+/** An output item as the input item a later call would send for it. */
+function asInputItem(item: OutputItem): ResolvedItem {
+  if (item.type === 'function_call') return { type: 'function_call', id: item.id, call_id: item.call_id, name: item.name, arguments: item.arguments };
+  return { type: 'message', id: item.id, role: 'assistant', content: item.content.map((part) => ({ type: 'output_text' as const, text: part.text })) };
+}

@@ -1,0 +1,109 @@
+// The Anthropic Messages API request body (POST /v1/messages and /v1/messages/count_tokens),
+// validated at the edge. Fields Anthropic clients send that the gateway has no use for
+// (`metadata`, `thinking`, `service_tier`, `cache_control` on blocks) are accepted and ignored.
+import { z } from 'zod';
+import { badRequest } from '../../errors.js';
+import { formatParam, innermost } from '../chat.schemas.js';
+
+const cacheControl = z.looseObject({ type: z.string() }).optional();
+
+const textBlock = z.object({ type: z.literal('text'), text: z.string({ error: 'text must be a string' }), cache_control: cacheControl });
+
+const imageBlock = z.object({
+  type: z.literal('image'),
+  source: z.discriminatedUnion(
+    'type',
+    [
+      z.object({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
+      z.object({ type: z.literal('url'), url: z.string() }),
+    ],
+    { error: 'image source type must be one of base64, url' },
+  ),
+  cache_control: cacheControl,
+});
+
+const toolUseBlock = z.object({
+  type: z.literal('tool_use'),
+  id: z.string({ error: 'id is required' }).min(1, 'id is required'),
+  name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+  input: z.unknown(),
+  cache_control: cacheControl,
+});
+
+const toolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string({ error: 'tool_use_id is required' }).min(1, 'tool_use_id is required'),
+  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock], { error: 'tool_result content blocks must be text or image' }))]).optional(),
+  is_error: z.boolean().optional(),
+  cache_control: cacheControl,
+});
+
+export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock], {
+  error: 'content block type must be one of text, image, tool_use, tool_result',
+});
+
+const messageSchema = z.object({
+  role: z.enum(['user', 'assistant'], { error: 'role must be one of user, assistant' }),
+  content: z.union([z.string(), z.array(contentBlockSchema).min(1, 'content must not be an empty array')], {
+    error: (issue) => (Array.isArray(issue.input) ? undefined : 'content must be a string or an array of content blocks'),
+  }),
+});
+
+const toolSchema = z.object({
+  name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+  description: z.string().optional(),
+  input_schema: z.record(z.string(), z.unknown(), { error: 'input_schema must be a JSON schema object' }),
+  cache_control: cacheControl,
+  type: z.literal('custom', { error: 'only custom (client) tools are supported' }).optional(),
+});
+
+const toolChoiceSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('none') }),
+    z.object({ type: z.literal('tool'), name: z.string().min(1, 'name is required'), disable_parallel_tool_use: z.boolean().optional() }),
+  ],
+  { error: 'tool_choice type must be one of auto, any, none, tool' },
+);
+
+const countTokensSchema = z.object({
+  model: z.string({ error: 'model is required' }).min(1, 'model is required'),
+  messages: z.array(messageSchema, { error: 'messages is required' }).min(1, 'messages must not be empty'),
+  system: z.union([z.string(), z.array(textBlock)], { error: 'system must be a string or an array of text blocks' }).optional(),
+  tools: z.array(toolSchema).optional(),
+  tool_choice: toolChoiceSchema.optional(),
+});
+
+export const messagesRequestSchema = countTokensSchema.extend({
+  max_tokens: z.number({ error: 'max_tokens is required' }).int('max_tokens must be a positive integer').positive('max_tokens must be a positive integer'),
+  stream: z.boolean({ error: 'stream must be a boolean' }).optional(),
+  stop_sequences: z.array(z.string(), { error: 'stop_sequences must be an array of strings' }).optional(),
+  temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 1').max(1, 'temperature must be between 0 and 1').optional(),
+  top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').optional(),
+  top_k: z.number({ error: 'top_k must be a positive integer' }).int('top_k must be a positive integer').positive('top_k must be a positive integer').optional(),
+  metadata: z.object({ user_id: z.string().nullable().optional() }).optional(),
+});
+
+export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
+export type CountTokensRequest = z.infer<typeof countTokensSchema>;
+export type MessagesContentBlock = z.infer<typeof contentBlockSchema>;
+
+export function parseMessagesBody(body: unknown): MessagesRequest {
+  return parseWith(messagesRequestSchema, body);
+}
+
+export function parseCountTokensBody(body: unknown): CountTokensRequest {
+  return parseWith(countTokensSchema, body);
+}
+
+/** Parses or throws 400 bad_request naming the first bad field (`messages[0].content[1].type`). */
+export function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object', 'body');
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = innermost(parsed.error.issues[0]!);
+  const param = formatParam(issue.path) || 'body';
+  throw badRequest(`${param}: ${issue.message}`, param);
+}

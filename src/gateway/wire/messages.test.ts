@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import type { NormalizedChunk } from '../providers/types.js';
+import { fromMessagesRequest, MessagesStreamWriter, toAnthropicError, toMessageBody, toStopReason } from './messages.js';
+import { parseMessagesBody } from './messages.schemas.js';
+
+describe('fromMessagesRequest', () => {
+  it('puts system first, tool results as tool messages ahead of the user text, tool_use as tool_calls', () => {
+    const request = fromMessagesRequest(parseMessagesBody({
+      model: 'm',
+      max_tokens: 10,
+      system: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }],
+      temperature: 0.5,
+      stop_sequences: ['X'],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      tools: [{ name: 't', input_schema: { type: 'object' } }],
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id: 'c1', name: 't', input: { a: 1 } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'boom', is_error: true }, { type: 'text', text: 'and?' }] },
+      ],
+    }));
+    expect(request).toMatchObject({
+      model: 'm',
+      max_tokens: 10,
+      temperature: 1,
+      stop: ['X'],
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+      tools: [{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }],
+    });
+    expect(request.messages).toEqual([
+      { role: 'system', content: 'A\nB' },
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'calling', tool_calls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: '{"a":1}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'Error: boom' },
+      { role: 'user', content: 'and?' },
+    ]);
+  });
+
+  it('turns images into image_url parts (base64 as a data URL)', () => {
+    const request = fromMessagesRequest(parseMessagesBody({
+      model: 'm',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] }],
+    }));
+    expect(request.messages[0]!.content).toEqual([{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }]);
+  });
+
+  it('refuses server tools and unknown block types naming the field', () => {
+    expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'thinking', thinking: '' }] }] })).toThrow(
+      expect.objectContaining({ param: 'messages[0].content[0].type' }),
+    );
+    expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, tools: [{ type: 'web_search_20250305', name: 'web', input_schema: {} }], messages: [{ role: 'user', content: 'x' }] })).toThrow(
+      expect.objectContaining({ param: 'tools[0].type' }),
+    );
+  });
+});
+
+describe('toMessageBody and stop reasons', () => {
+  it.each([
+    ['stop', undefined, 'end_turn'],
+    ['length', undefined, 'max_tokens'],
+    ['tool_calls', undefined, 'tool_use'],
+    ['stop', 'END', 'stop_sequence'],
+  ])('maps %s (sequence %s) to %s', (finish, sequence, reason) => {
+    expect(toStopReason(finish, sequence)).toBe(reason);
+  });
+
+  it('shapes a result as a message with text then tool_use blocks', () => {
+    const body = toMessageBody({
+      id: 'chatcmpl-abc', model: 'm', provider: 'p', upstreamModel: 'u', content: 'hi',
+      toolCalls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: '{"x":2}' } }],
+      finishReason: 'tool_calls', usage: { inputTokens: 3, outputTokens: 4, estimated: false }, cost: 0, attempts: 1, upstreamMs: 1,
+    });
+    expect(body).toEqual({
+      id: 'msg_abc', type: 'message', role: 'assistant', model: 'm',
+      content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', id: 'c1', name: 't', input: { x: 2 } }],
+      stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 4 },
+    });
+  });
+});
+
+describe('MessagesStreamWriter', () => {
+  const events = (text: string) => [...text.matchAll(/event: (\w+)\ndata: (.*)\n\n/g)].map((m) => ({ event: m[1], data: JSON.parse(m[2]!) as Record<string, unknown> }));
+
+  it('writes the Messages event sequence: start, ping, a text block, a tool block with input_json_delta, message_delta with usage, stop', () => {
+    const writer = new MessagesStreamWriter({ id: 'chatcmpl-1', model: 'm' });
+    const chunks: NormalizedChunk[] = [
+      { delta: { role: 'assistant' }, finishReason: null },
+      { delta: { content: 'Hel' }, finishReason: null },
+      { delta: { content: 'lo' }, finishReason: null },
+      { delta: { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 't', arguments: '' } }] }, finishReason: null },
+      { delta: { tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] }, finishReason: null },
+      { delta: { tool_calls: [{ index: 0, function: { arguments: '1}' } }] }, finishReason: null },
+      { delta: {}, finishReason: 'tool_calls' },
+      { delta: {}, finishReason: null, usage: { inputTokens: 5, outputTokens: 6 }, cost: 0.25 },
+    ];
+    const out = events(writer.start() + chunks.map((chunk) => writer.write(chunk)).join(''));
+    expect(out.map((e) => e.event)).toEqual([
+      'message_start', 'ping',
+      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
+      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
+      'message_delta', 'message_stop',
+    ]);
+    expect(out[0]!.data).toMatchObject({ message: { id: 'msg_1', model: 'm', role: 'assistant', content: [] } });
+    expect(out[6]!.data).toEqual({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'c1', name: 't', input: {} } });
+    expect(out[8]!.data).toEqual({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '1}' } });
+    expect(out[10]!.data).toEqual({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 5, output_tokens: 6, cost: 0.25 } });
+  });
+
+  it('reports a failure as an error event in Anthropic shape', () => {
+    const writer = new MessagesStreamWriter({ id: 'chatcmpl-1', model: 'm' });
+    expect(events(writer.error(new AppError('provider_error', 'upstream broke')))).toEqual([
+      { event: 'error', data: { type: 'error', error: { type: 'api_error', message: 'upstream broke' } } },
+    ]);
+  });
+});
+
+describe('toAnthropicError', () => {
+  it.each([
+    ['unauthorized', 401, 'authentication_error'],
+    ['bad_request', 400, 'invalid_request_error'],
+    ['dlp_blocked', 403, 'permission_error'],
+    ['budget_exceeded', 402, 'billing_error'],
+    ['rate_limited', 429, 'rate_limit_error'],
+    ['payload_too_large', 413, 'request_too_large'],
+    ['provider_unavailable', 529, 'overloaded_error'],
+    ['internal_error', 500, 'api_error'],
+  ] as const)('renders %s as %s %s', (code, status, type) => {
+    expect(toAnthropicError(new AppError(code, 'm'))).toEqual({ status, body: { type: 'error', error: { type, message: 'm' } } });
+  });
+});

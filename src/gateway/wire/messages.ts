@@ -1,0 +1,205 @@
+// The Anthropic Messages API as a wire format of the gateway: pure translations between its
+// request, response, stream events and errors and the gateway's internal (chat-shaped) request
+// and result. The gateway core behind them is the one chat completions use; an Anthropic
+// upstream gets the request back as Messages through its provider adapter.
+import type { AppError } from '../../errors.js';
+import type { ChatCompletionStream } from '../chat.js';
+import type { NormalizedChunk } from '../providers/types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ToolCall } from '../types.js';
+import type { CountTokensRequest, MessagesContentBlock, MessagesRequest } from './messages.schemas.js';
+
+type Block = MessagesContentBlock;
+type ToolResultBlock = Extract<Block, { type: 'tool_result' }>;
+
+/** A Messages request as the gateway's internal request. Temperatures move from Anthropic's 0..1 to the internal 0..2. */
+export function fromMessagesRequest(body: MessagesRequest): ChatCompletionRequest {
+  const request: ChatCompletionRequest = { ...fromMessagesPrompt(body), model: body.model, max_tokens: body.max_tokens };
+  if (body.stream !== undefined) request.stream = body.stream;
+  if (body.temperature !== undefined) request.temperature = body.temperature * 2;
+  if (body.top_p !== undefined) request.top_p = body.top_p;
+  if (body.top_k !== undefined) request.top_k = body.top_k;
+  if (body.stop_sequences !== undefined && body.stop_sequences.length > 0) request.stop = body.stop_sequences;
+  return request;
+}
+
+/** What the prompt of a Messages request is internally: messages, tools and tool choice (count_tokens reads only this). */
+export function fromMessagesPrompt(body: CountTokensRequest): ChatCompletionRequest {
+  const messages: ChatMessage[] = [];
+  const system = typeof body.system === 'string' ? body.system : body.system?.map((block) => block.text).join('\n');
+  if (system) messages.push({ role: 'system', content: system });
+  for (const message of body.messages) messages.push(...fromMessage(message.role, message.content));
+  const request: ChatCompletionRequest = { model: body.model, messages };
+  if (body.tools !== undefined) {
+    request.tools = body.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.input_schema },
+    }));
+  }
+  const choice = body.tool_choice;
+  if (choice !== undefined) {
+    request.tool_choice = choice.type === 'auto' ? 'auto' : choice.type === 'any' ? 'required' : choice.type === 'none' ? 'none' : { type: 'function', function: { name: choice.name } };
+    if ('disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use === true) request.parallel_tool_calls = false;
+  }
+  return request;
+}
+
+/** One Anthropic turn as chat messages: a user turn's tool results become tool messages (first, as chat wants them right after the call). */
+function fromMessage(role: 'user' | 'assistant', content: string | Block[]): ChatMessage[] {
+  if (typeof content === 'string') return [{ role, content }];
+  if (role === 'assistant') {
+    const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+    const toolCalls: ToolCall[] = content.flatMap((block) =>
+      block.type === 'tool_use' ? [{ id: block.id, type: 'function' as const, function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } }] : [],
+    );
+    return [toolCalls.length > 0 ? { role, content: text || null, tool_calls: toolCalls } : { role, content: text }];
+  }
+  const out: ChatMessage[] = content.flatMap((block) => (block.type === 'tool_result' ? [toolMessage(block)] : []));
+  const parts = content.flatMap((block): ContentPart[] => (block.type === 'text' || block.type === 'image' ? [toPart(block)] : []));
+  if (parts.length > 0) out.push({ role: 'user', content: parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts });
+  return out;
+}
+
+function toolMessage(block: ToolResultBlock): ChatMessage {
+  const text = typeof block.content === 'string' ? block.content : (block.content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  return { role: 'tool', tool_call_id: block.tool_use_id, content: block.is_error === true ? `Error: ${text}` : text };
+}
+
+function toPart(block: Extract<Block, { type: 'text' | 'image' }>): ContentPart {
+  if (block.type === 'text') return { type: 'text', text: block.text };
+  const url = block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : block.source.url;
+  return { type: 'image_url', image_url: { url } };
+}
+
+const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal' };
+
+/** The gateway's finish reason as Anthropic's stop_reason (a named stop sequence is `stop_sequence`). */
+export function toStopReason(finishReason: string, stopSequence?: string): string {
+  if (stopSequence !== undefined) return 'stop_sequence';
+  return STOP_REASONS[finishReason] ?? 'end_turn';
+}
+
+/** Our ids carry the chat prefix; Messages clients expect `msg_`. */
+export function messageIdOf(completionId: string): string {
+  return `msg_${completionId.startsWith('chatcmpl-') ? completionId.slice('chatcmpl-'.length) : completionId}`;
+}
+
+export function toMessageBody(result: ChatCompletionResult) {
+  const content: unknown[] = [];
+  if (result.content) content.push({ type: 'text', text: result.content });
+  for (const call of result.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
+  return {
+    id: messageIdOf(result.id),
+    type: 'message',
+    role: 'assistant',
+    model: result.model,
+    content,
+    stop_reason: toStopReason(result.finishReason, result.stopSequence),
+    stop_sequence: result.stopSequence ?? null,
+    usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
+  };
+}
+
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+const sse = (type: string, payload: string): string => `event: ${type}\ndata: ${payload}\n\n`;
+
+/**
+ * Turns a stream's chunks into Messages events, one chunk at a time: message_start and ping
+ * first, a content block per text run and per tool call, message_delta (stop reason, usage) and
+ * message_stop on the final usage chunk. Returns '' for a chunk that makes no event.
+ */
+export class MessagesStreamWriter {
+  private block = -1;
+  private open: 'text' | 'tool' | undefined;
+  /** Internal tool-call index -> content block index. */
+  private readonly toolBlocks = new Map<number, number>();
+  private stopReason = 'end_turn';
+  private stopSequence: string | null = null;
+
+  constructor(private readonly stream: Pick<ChatCompletionStream, 'id' | 'model'>) {}
+
+  start(): string {
+    const message = { id: messageIdOf(this.stream.id), type: 'message', role: 'assistant', model: this.stream.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+    return sse('message_start', JSON.stringify({ type: 'message_start', message })) + sse('ping', '{"type":"ping"}');
+  }
+
+  write(chunk: NormalizedChunk): string {
+    if (chunk.usage) return this.finish(chunk);
+    let out = '';
+    const { content, tool_calls: toolCalls } = chunk.delta;
+    if (content) {
+      if (this.open !== 'text') out += this.openBlock('text', { type: 'text', text: '' });
+      out += sse('content_block_delta', `{"type":"content_block_delta","index":${this.block},"delta":{"type":"text_delta","text":${JSON.stringify(content)}}}`);
+    }
+    for (const call of toolCalls ?? []) {
+      if (!this.toolBlocks.has(call.index)) {
+        out += this.openBlock('tool', { type: 'tool_use', id: call.id ?? '', name: call.function?.name ?? '', input: {} });
+        this.toolBlocks.set(call.index, this.block);
+      }
+      const fragment = call.function?.arguments;
+      if (fragment) {
+        const index = this.toolBlocks.get(call.index)!;
+        out += sse('content_block_delta', `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(fragment)}}}`);
+      }
+    }
+    if (chunk.finishReason !== null) {
+      out += this.closeBlock();
+      this.stopReason = toStopReason(chunk.finishReason, chunk.stopSequence);
+      this.stopSequence = chunk.stopSequence ?? null;
+    }
+    return out;
+  }
+
+  /** The `error` event for a failure after the first byte. */
+  error(error: AppError): string {
+    return sse('error', JSON.stringify(toAnthropicError(error).body));
+  }
+
+  private finish(chunk: NormalizedChunk): string {
+    const usage = chunk.usage!;
+    const delta = { stop_reason: this.stopReason, stop_sequence: this.stopSequence };
+    const usageOut = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, ...(chunk.cost === undefined ? {} : { cost: chunk.cost }) };
+    return this.closeBlock() + sse('message_delta', JSON.stringify({ type: 'message_delta', delta, usage: usageOut })) + sse('message_stop', '{"type":"message_stop"}');
+  }
+
+  private openBlock(kind: 'text' | 'tool', contentBlock: Record<string, unknown>): string {
+    const closing = this.closeBlock();
+    this.block += 1;
+    this.open = kind;
+    return closing + sse('content_block_start', JSON.stringify({ type: 'content_block_start', index: this.block, content_block: contentBlock }));
+  }
+
+  private closeBlock(): string {
+    if (this.open === undefined) return '';
+    this.open = undefined;
+    return sse('content_block_stop', `{"type":"content_block_stop","index":${this.block}}`);
+  }
+}
+
+/** Anthropic's error types by status; 503 is its `overloaded_error` (529). */
+const ANTHROPIC_ERRORS: Record<number, { status: number; type: string }> = {
+  400: { status: 400, type: 'invalid_request_error' },
+  401: { status: 401, type: 'authentication_error' },
+  402: { status: 402, type: 'billing_error' },
+  403: { status: 403, type: 'permission_error' },
+  404: { status: 404, type: 'not_found_error' },
+  405: { status: 405, type: 'invalid_request_error' },
+  409: { status: 409, type: 'invalid_request_error' },
+  413: { status: 413, type: 'request_too_large' },
+  415: { status: 415, type: 'invalid_request_error' },
+  429: { status: 429, type: 'rate_limit_error' },
+  502: { status: 502, type: 'api_error' },
+  503: { status: 529, type: 'overloaded_error' },
+};
+
+/** An error in Anthropic's shape and status: `{"type":"error","error":{"type","message"}}`. */
+export function toAnthropicError(error: AppError): { status: number; body: { type: 'error'; error: { type: string; message: string } } } {
+  const mapped = ANTHROPIC_ERRORS[error.status] ?? { status: 500, type: 'api_error' };
+  return { status: mapped.status, body: { type: 'error', error: { type: mapped.type, message: error.message } } };
+}

@@ -1,0 +1,102 @@
+// The OpenAI Responses API request body (POST /v1/responses), validated at the edge. Fields
+// clients send that the gateway has no use for (`include`, `reasoning`, `truncation`, `user`,
+// `service_tier`, `prompt_cache_key`...) are accepted and ignored.
+import { z } from 'zod';
+import { parseWith } from './messages.schemas.js';
+
+const inputText = z.object({ type: z.literal('input_text'), text: z.string({ error: 'text must be a string' }) });
+const outputText = z.object({ type: z.literal('output_text'), text: z.string({ error: 'text must be a string' }) });
+const refusal = z.object({ type: z.literal('refusal'), refusal: z.string() });
+const inputImage = z.object({
+  type: z.literal('input_image'),
+  image_url: z.string({ error: 'image_url must be a URL (https or data:); file_id images are not supported' }),
+  detail: z.enum(['auto', 'low', 'high']).optional(),
+});
+const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal, inputImage], {
+  error: 'content part type must be one of input_text, output_text, refusal, input_image',
+});
+
+const messageItem = z.object({
+  type: z.literal('message').optional(),
+  id: z.string().optional(),
+  role: z.enum(['user', 'assistant', 'system', 'developer'], { error: 'role must be one of user, assistant, system, developer' }),
+  content: z.union([z.string(), z.array(contentPart)], {
+    error: (issue) => (Array.isArray(issue.input) ? undefined : 'content must be a string or an array of content parts'),
+  }),
+});
+
+const functionCallItem = z.object({
+  type: z.literal('function_call'),
+  id: z.string().optional(),
+  call_id: z.string({ error: 'call_id is required' }).min(1, 'call_id is required'),
+  name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+  arguments: z.string({ error: 'arguments must be a JSON string' }),
+});
+
+const functionCallOutputItem = z.object({
+  type: z.literal('function_call_output'),
+  id: z.string().optional(),
+  call_id: z.string({ error: 'call_id is required' }).min(1, 'call_id is required'),
+  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, outputText]))], { error: 'output must be a string or text parts' }),
+});
+
+const itemReference = z.object({ type: z.literal('item_reference'), id: z.string({ error: 'id is required' }).min(1, 'id is required') });
+
+/** Items as the API takes them: a message without `type` is a message. */
+const inputItem = z.union([messageItem, functionCallItem, functionCallOutputItem, itemReference], {
+  error: 'input item type must be one of message, function_call, function_call_output, item_reference',
+});
+
+const functionTool = z.object({
+  type: z.literal('function', { error: 'only function tools are supported' }),
+  name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+  description: z.string().nullable().optional(),
+  parameters: z.record(z.string(), z.unknown()).nullable().optional(),
+  strict: z.boolean().nullable().optional(),
+});
+
+const textFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+      schema: z.record(z.string(), z.unknown(), { error: 'schema must be a JSON schema object' }),
+      description: z.string().optional(),
+      strict: z.boolean().nullable().optional(),
+    }),
+  ],
+  { error: 'text.format type must be one of text, json_object, json_schema' },
+);
+
+export const responsesRequestSchema = z.object({
+  model: z.string({ error: 'model is required' }).min(1, 'model is required'),
+  input: z.union([z.string(), z.array(inputItem)], { error: (issue) => (Array.isArray(issue.input) ? undefined : 'input must be a string or an array of items') }).optional(),
+  instructions: z.string().nullable().optional(),
+  tools: z.array(functionTool).optional(),
+  tool_choice: z
+    .union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) })], {
+      error: 'tool_choice must be auto, none, required or {type: "function", name}',
+    })
+    .optional(),
+  parallel_tool_calls: z.boolean().nullable().optional(),
+  max_output_tokens: z.number({ error: 'max_output_tokens must be a positive integer' }).int('max_output_tokens must be a positive integer').positive('max_output_tokens must be a positive integer').nullable().optional(),
+  temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').nullable().optional(),
+  top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').nullable().optional(),
+  text: z.object({ format: textFormat.optional() }).nullable().optional(),
+  metadata: z.record(z.string(), z.string(), { error: 'metadata must map strings to strings' }).nullable().optional(),
+  store: z.boolean({ error: 'store must be a boolean' }).nullable().optional(),
+  stream: z.boolean({ error: 'stream must be a boolean' }).nullable().optional(),
+  previous_response_id: z.string().min(1).nullable().optional(),
+});
+
+export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;
+export type ResponsesInputItem = z.infer<typeof inputItem>;
+export type ResponsesContentPart = z.infer<typeof contentPart>;
+
+export function parseResponsesBody(body: unknown): ResponsesRequest {
+  const request = parseWith(responsesRequestSchema, body);
+  return request;
+}

@@ -1,0 +1,271 @@
+// The OpenAI Responses API as a wire format of the gateway: pure translations between its input
+// items, response object and stream events and the gateway's internal (chat-shaped) request and
+// result. References to stored items are resolved before (responses.service.ts); ids come from
+// the caller so the translations stay deterministic.
+import type { AppError } from '../../errors.js';
+import type { NormalizedChunk } from '../providers/types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ToolCall } from '../types.js';
+import type { ResponsesInputItem, ResponsesRequest } from './responses.schemas.js';
+
+/** An input or output item with every reference resolved: what a stored response keeps. */
+export type ResolvedItem = Exclude<ResponsesInputItem, { type: 'item_reference' }>;
+
+/** The internal request of a Responses call over its resolved conversation (earlier items first). */
+export function fromResponsesRequest(body: ResponsesRequest, items: ResolvedItem[]): ChatCompletionRequest {
+  const messages: ChatMessage[] = [];
+  if (body.instructions) messages.push({ role: 'system', content: body.instructions });
+  for (const item of items) addItem(messages, item);
+  const request: ChatCompletionRequest = { model: body.model, messages };
+  if (body.stream) request.stream = true;
+  if (body.max_output_tokens != null) request.max_tokens = body.max_output_tokens;
+  if (body.temperature != null) request.temperature = body.temperature;
+  if (body.top_p != null) request.top_p = body.top_p;
+  if (body.tools !== undefined && body.tools.length > 0) {
+    request.tools = body.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.parameters ? { parameters: tool.parameters } : {}) },
+    }));
+    if (body.parallel_tool_calls != null) request.parallel_tool_calls = body.parallel_tool_calls;
+  }
+  if (body.tool_choice !== undefined) request.tool_choice = typeof body.tool_choice === 'string' ? body.tool_choice : { type: 'function', function: { name: body.tool_choice.name } };
+  const format = body.text?.format;
+  if (format?.type === 'json_schema') {
+    request.response_format = { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, ...(format.strict != null ? { strict: format.strict } : {}), ...(format.description ? { description: format.description } : {}) } };
+  } else if (format?.type === 'json_object') {
+    request.response_format = { type: 'json_object' };
+  }
+  return request;
+}
+
+/** One item onto the chat messages: function calls join the assistant turn they follow, outputs become tool messages. */
+function addItem(messages: ChatMessage[], item: ResolvedItem): void {
+  if (item.type === 'function_call') {
+    const call: ToolCall = { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } };
+    const last = messages[messages.length - 1];
+    if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+    else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+    return;
+  }
+  if (item.type === 'function_call_output') {
+    const output = typeof item.output === 'string' ? item.output : item.output.map((part) => part.text).join('\n');
+    messages.push({ role: 'tool', tool_call_id: item.call_id, content: output });
+    return;
+  }
+  const role = item.role === 'developer' ? 'system' : item.role;
+  if (typeof item.content === 'string') {
+    messages.push({ role, content: item.content });
+    return;
+  }
+  const parts = item.content.map((part): ContentPart =>
+    part.type === 'input_image' ? { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } } : { type: 'text', text: part.type === 'refusal' ? part.refusal : part.text },
+  );
+  const textOnly = parts.every((part) => part.type === 'text');
+  messages.push({ role, content: textOnly || role !== 'user' ? parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') : parts });
+}
+
+/** A string input is one user message. */
+export function inputItems(input: ResponsesRequest['input']): ResponsesInputItem[] {
+  if (input === undefined) return [];
+  return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
+}
+
+export interface ResponseIds {
+  /** A new id with this prefix (`msg`, `fc`). */
+  item(prefix: 'msg' | 'fc'): string;
+}
+
+/** The output items of a whole answer: the text as one message, then each function call. */
+export function outputItemsOf(result: Pick<ChatCompletionResult, 'content' | 'toolCalls'>, ids: ResponseIds): OutputItem[] {
+  const output: OutputItem[] = [];
+  if (result.content) output.push(messageItem(ids.item('msg'), result.content));
+  for (const call of result.toolCalls) output.push(functionCallItem(ids.item('fc'), call.id, call.function.name, call.function.arguments));
+  return output;
+}
+
+export type OutputItem = ReturnType<typeof messageItem> | ReturnType<typeof functionCallItem>;
+
+function messageItem(id: string, text: string, status: 'completed' | 'in_progress' = 'completed') {
+  return { type: 'message' as const, id, status, role: 'assistant' as const, content: [{ type: 'output_text' as const, text, annotations: [] as unknown[] }] };
+}
+
+function functionCallItem(id: string, callId: string, name: string, args: string, status: 'completed' | 'in_progress' = 'completed') {
+  return { type: 'function_call' as const, id, call_id: callId, name, arguments: args, status };
+}
+
+/** What a response object says beside its output: the request's settings, echoed. */
+export interface ResponseHead {
+  id: string;
+  createdAt: number;
+  model: string;
+  body: ResponsesRequest;
+}
+
+/** The response object (`object: "response"`) in a given state. */
+export function responseObject(
+  head: ResponseHead,
+  state: { status: 'in_progress' | 'completed' | 'incomplete' | 'failed'; output: OutputItem[]; usage?: { inputTokens: number; outputTokens: number; cost?: number | undefined } | undefined; error?: { code: string; message: string } | undefined },
+) {
+  const { body } = head;
+  return {
+    id: head.id,
+    object: 'response',
+    created_at: head.createdAt,
+    status: state.status,
+    error: state.error ?? null,
+    incomplete_details: state.status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model: head.model,
+    output: state.output,
+    output_text: state.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join(''),
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    previous_response_id: body.previous_response_id ?? null,
+    store: body.store ?? true,
+    temperature: body.temperature ?? null,
+    top_p: body.top_p ?? null,
+    text: { format: body.text?.format ?? { type: 'text' } },
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: (body.tools ?? []).map((tool) => ({ type: 'function', name: tool.name, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? null })),
+    truncation: 'disabled',
+    metadata: body.metadata ?? {},
+    usage: state.usage
+      ? {
+          input_tokens: state.usage.inputTokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: state.usage.outputTokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: state.usage.inputTokens + state.usage.outputTokens,
+          ...(state.usage.cost === undefined ? {} : { cost: state.usage.cost }),
+        }
+      : null,
+  };
+}
+
+export type ResponseObject = ReturnType<typeof responseObject>;
+
+/** A whole answer as a response object: incomplete when the output bound cut it short. */
+export function toResponseObject(head: ResponseHead, result: ChatCompletionResult, ids: ResponseIds): ResponseObject {
+  const status = result.finishReason === 'length' ? 'incomplete' : 'completed';
+  return responseObject(head, { status, output: outputItemsOf(result, ids), usage: { ...result.usage, cost: result.cost } });
+}
+
+/**
+ * Turns a stream's chunks into Responses events in the order the official clients parse them:
+ * created, in_progress; per text run a message item (output_item.added, content_part.added,
+ * output_text.delta..., output_text.done, content_part.done, output_item.done); per tool call a
+ * function_call item (added, function_call_arguments.delta..., .done, output_item.done); then
+ * response.completed (or .incomplete) with usage, written by `finish` once the caller stored it.
+ */
+export class ResponsesStreamWriter {
+  private sequence = 0;
+  private readonly output: OutputItem[] = [];
+  private text: { item: ReturnType<typeof messageItem>; index: number } | undefined;
+  private call: { item: ReturnType<typeof functionCallItem>; index: number; toolIndex: number } | undefined;
+  private finishReason = 'stop';
+  private usage: { inputTokens: number; outputTokens: number; cost?: number | undefined } | undefined;
+
+  constructor(
+    private readonly head: ResponseHead,
+    private readonly ids: ResponseIds,
+  ) {}
+
+  start(): string {
+    const response = responseObject(this.head, { status: 'in_progress', output: [] });
+    return this.event('response.created', { response }) + this.event('response.in_progress', { response });
+  }
+
+  write(chunk: NormalizedChunk): string {
+    if (chunk.usage) {
+      this.usage = { ...chunk.usage, cost: chunk.cost };
+      return '';
+    }
+    let out = '';
+    const { content, tool_calls: toolCalls } = chunk.delta;
+    if (content) {
+      if (!this.text) out += this.closeCall() + this.openText();
+      const { item, index } = this.text!;
+      item.content[0]!.text += content;
+      out += this.event('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: content, logprobs: [] });
+    }
+    for (const delta of toolCalls ?? []) {
+      if (!this.call || this.call.toolIndex !== delta.index) out += this.closeText() + this.closeCall() + this.openCall(delta.index, delta.id ?? '', delta.function?.name ?? '');
+      const fragment = delta.function?.arguments;
+      if (fragment) {
+        const { item, index } = this.call!;
+        item.arguments += fragment;
+        out += this.event('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: fragment });
+      }
+    }
+    if (chunk.finishReason !== null) {
+      this.finishReason = chunk.finishReason;
+      out += this.closeText() + this.closeCall();
+    }
+    return out;
+  }
+
+  /** The final response object (stored before `finish` writes it). */
+  final(): ResponseObject {
+    const status = this.finishReason === 'length' ? 'incomplete' : 'completed';
+    return responseObject(this.head, { status, output: this.output, usage: this.usage });
+  }
+
+  finish(response: ResponseObject): string {
+    return this.closeText() + this.closeCall() + this.event(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
+  }
+
+  /**
+   * A failure after the first byte: response.failed, then the `error` event. The event carries the
+   * error both flat (OpenAI's documented fields) and nested under `error` (the form the openai
+   * SDK raises as an APIError and the AI SDK also reads).
+   */
+  error(error: AppError): string {
+    const response = responseObject(this.head, { status: 'failed', output: this.output, error: { code: error.code, message: error.message } });
+    const flat = { code: error.code, message: error.message, param: error.param };
+    return this.event('response.failed', { response }) + this.event('error', { ...flat, error: { type: error.type, ...flat } });
+  }
+
+  private openText(): string {
+    const item = messageItem(this.ids.item('msg'), '', 'in_progress');
+    const index = this.output.push(item) - 1;
+    this.text = { item, index };
+    return (
+      this.event('response.output_item.added', { output_index: index, item: { ...item, content: [] } }) +
+      this.event('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } })
+    );
+  }
+
+  private closeText(): string {
+    if (!this.text) return '';
+    const { item, index } = this.text;
+    this.text = undefined;
+    item.status = 'completed';
+    const part = item.content[0]!;
+    return (
+      this.event('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text: part.text, logprobs: [] }) +
+      this.event('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part }) +
+      this.event('response.output_item.done', { output_index: index, item })
+    );
+  }
+
+  private openCall(toolIndex: number, callId: string, name: string): string {
+    const item = functionCallItem(this.ids.item('fc'), callId, name, '', 'in_progress');
+    const index = this.output.push(item) - 1;
+    this.call = { item, index, toolIndex };
+    return this.event('response.output_item.added', { output_index: index, item: { ...item } });
+  }
+
+  private closeCall(): string {
+    if (!this.call) return '';
+    const { item, index } = this.call;
+    this.call = undefined;
+    item.status = 'completed';
+    return (
+      this.event('response.function_call_arguments.done', { item_id: item.id, output_index: index, name: item.name, arguments: item.arguments }) +
+      this.event('response.output_item.done', { output_index: index, item })
+    );
+  }
+
+  private event(type: string, payload: Record<string, unknown>): string {
+    return `event: ${type}\ndata: ${JSON.stringify({ type, ...payload, sequence_number: this.sequence++ })}\n\n`;
+  }
+}

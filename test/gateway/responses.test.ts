@@ -1,0 +1,324 @@
+// POST /v1/responses (the OpenAI Responses API) through the unchanged `openai` SDK and the AI
+// SDK's default OpenAI provider, over the same gateway core as chat completions, against
+// OpenAI-style and Anthropic-style fake upstreams; stored responses (encrypted at rest) that
+// previous_response_id and item_reference resolve; GET and DELETE of a stored response.
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { UsageRecord } from '../../src/billing/entities.js';
+import { GatewayRequestRecord } from '../../src/gateway/entities.js';
+import { StoredResponse, StoredResponseItem } from '../../src/gateway/responses.entities.js';
+import { ResponsesStore } from '../../src/gateway/responses.service.js';
+import { parseResponsesBody } from '../../src/gateway/wire/responses.schemas.js';
+import { FAKE_DEFAULT_CONTENT, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { call, waitFor } from '../helpers/http.js';
+import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+let stack: Stack;
+let org: TestOrganization;
+let primary: FakeUpstream;
+let claude: FakeUpstream;
+let client: OpenAI;
+
+beforeAll(async () => {
+  [primary, claude] = await Promise.all([startFakeUpstream(), startFakeUpstream()]);
+  stack = await startStack({ worker: false, env: { GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary, anthropic: claude })) } });
+  org = await createTestOrganization(stack.runtime.orm);
+  client = new OpenAI({ apiKey: org.member.key, baseURL: stack.baseUrl, maxRetries: 0 });
+});
+afterEach(() => {
+  primary.reset();
+  claude.reset();
+});
+afterAll(async () => {
+  await stack?.stop();
+  await Promise.all([primary?.close(), claude?.close()]);
+});
+
+const priced = (input: number, output: number) => (input * 2 + output * 8) / 1e6;
+const weatherTool = { type: 'function' as const, name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false };
+
+/** The messages an upstream got, in chat form whichever API it speaks. */
+function upstreamMessages(request: { api: string; body: Record<string, unknown> }): unknown[] {
+  return request.body.messages as unknown[];
+}
+
+const upstreams = [
+  { kind: 'OpenAI-style', model: 'fake-model', upstream: () => primary, api: 'openai' },
+  { kind: 'Anthropic-style', model: 'fake-claude', upstream: () => claude, api: 'anthropic' },
+] as const;
+
+describe.each(upstreams)('responses through the openai SDK against an $kind upstream', ({ model, upstream, api }) => {
+  it('answers responses.create with output_text, usage, cost and overhead headers; metered, audited, stored', async () => {
+    upstream().enqueue({ usage: { input: 40, output: 6 } });
+    const { data: response, response: raw } = await client.responses
+      .create({ model, instructions: 'Be terse.', input: 'Say hello', max_output_tokens: 300, metadata: { ticket: 'T-1' } })
+      .withResponse();
+    expect(response).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model,
+      instructions: 'Be terse.',
+      metadata: { ticket: 'T-1' },
+      output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: FAKE_DEFAULT_CONTENT }] }],
+      usage: { input_tokens: 40, output_tokens: 6, total_tokens: 46 },
+    });
+    expect(response.id).toMatch(/^resp_/);
+    expect(response.output_text).toBe(FAKE_DEFAULT_CONTENT);
+    expect(Number(raw.headers.get('x-gateway-cost'))).toBeCloseTo(priced(40, 6), 10);
+    expect(Number(raw.headers.get('x-gateway-overhead-ms'))).toBeGreaterThanOrEqual(0);
+    const sent = upstream().requests[0]!;
+    expect(sent.api).toBe(api);
+    if (api === 'anthropic') expect(sent.body).toMatchObject({ system: 'Be terse.', messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 300 });
+    else expect(sent.body).toMatchObject({ messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'Say hello' }], max_tokens: 300 });
+    const requestId = raw.headers.get('x-request-id')!;
+    const audit = await waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, requestId }), { what: 'audit record' });
+    expect(audit).toMatchObject({ outcome: 'success', model, inputTokens: 40, outputTokens: 6 });
+    const usage = await waitFor(async () => stack.runtime.orm.em.fork().findOne(UsageRecord, { organizationId: org.id, requestId }), { what: 'usage record' });
+    expect(Number(usage.cost)).toBeCloseTo(priced(40, 6), 10);
+    expect(await client.responses.retrieve(response.id)).toMatchObject({ id: response.id, output_text: FAKE_DEFAULT_CONTENT });
+  });
+
+  it('streams the event sequence the SDK parses, ending in response.completed with usage', async () => {
+    upstream().enqueue({ content: 'one two three', usage: { input: 9, output: 3 } });
+    const stream = await client.responses.create({ model, input: 'Count', stream: true });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      ...Array<string>(3).fill('response.output_text.delta'),
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+    expect(completed.response).toMatchObject({ status: 'completed', output_text: 'one two three', usage: { input_tokens: 9, output_tokens: 3 } });
+    expect((completed.response.usage as unknown as { cost: number }).cost).toBeCloseTo(priced(9, 3), 10);
+  });
+
+  it('round-trips a function tool: function_call out (streamed arguments), function_call_output back with previous_response_id', async () => {
+    upstream().enqueue({ content: '', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', fragments: ['{"city":', '"Paris"}'] }] });
+    const final = await client.responses.stream({ model, input: 'Weather in Paris?', tools: [weatherTool] }).finalResponse();
+    const callItem = final.output[0] as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(callItem).toMatchObject({ type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' });
+
+    upstream().enqueue({ content: 'Sunny in Paris' });
+    const second = await client.responses.create({
+      model,
+      previous_response_id: final.id,
+      tools: [weatherTool],
+      input: [{ type: 'function_call_output', call_id: 'call_1', output: '22 degrees, sunny' }],
+    });
+    expect(second.output_text).toBe('Sunny in Paris');
+    const sent = upstream().requests[1]!;
+    if (api === 'anthropic') {
+      expect(upstreamMessages(sent)).toEqual([
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: '22 degrees, sunny' }] },
+      ]);
+    } else {
+      expect(upstreamMessages(sent)).toEqual([
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '22 degrees, sunny' },
+      ]);
+    }
+  });
+
+  it('raises an APIError from the stream when the upstream fails after the first byte (response.failed, then error)', async () => {
+    upstream().enqueue({ content: 'one two three four', cutAfterChunks: 2 });
+    const stream = await client.responses.create({ model, input: 'Count', stream: true });
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const event of stream) seen.push(event.type);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('provider_error');
+    expect(seen).toContain('response.output_text.delta');
+    expect(seen.at(-1)).toBe('response.failed');
+  });
+});
+
+describe('responses: options, storage and errors', () => {
+  it('sends text.format json_schema as response_format, tool_choice and parallel_tool_calls upstream', async () => {
+    primary.enqueue({ content: '{"answer":42}' });
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false };
+    const response = await client.responses.create({
+      model: 'fake-model',
+      input: [{ role: 'developer', content: 'JSON only' }, { role: 'user', content: [{ type: 'input_text', text: 'The answer?' }] }],
+      text: { format: { type: 'json_schema', name: 'answer', schema, strict: true } },
+      tools: [weatherTool],
+      tool_choice: 'none',
+      parallel_tool_calls: false,
+      temperature: 0.2,
+    });
+    expect(response.output_text).toBe('{"answer":42}');
+    expect(response.text?.format).toMatchObject({ type: 'json_schema', name: 'answer' });
+    expect(primary.requests[0]!.body).toMatchObject({
+      messages: [{ role: 'system', content: 'JSON only' }, { role: 'user', content: 'The answer?' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } },
+      tool_choice: 'none',
+      parallel_tool_calls: false,
+      temperature: 0.2,
+    });
+  });
+
+  it('reports a cut-off answer as incomplete with reason max_output_tokens', async () => {
+    primary.enqueue({ finishReason: 'length' });
+    const response = await client.responses.create({ model: 'fake-model', input: 'Talk', max_output_tokens: 16 });
+    expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+  });
+
+  it('keeps nothing with store: false', async () => {
+    const response = await client.responses.create({ model: 'fake-model', input: 'forget me', store: false });
+    expect(await stack.runtime.orm.em.fork().count(StoredResponse, { id: response.id })).toBe(0);
+    const error = await client.responses.retrieve(response.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    const next = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', previous_response_id: response.id, input: 'again' } });
+    expect(next.status).toBe(400);
+    expect(next.body.error).toMatchObject({ code: 'bad_request', param: 'previous_response_id' });
+  });
+
+  it('stores input and output encrypted at rest; another organization cannot read or delete it; DELETE removes it', async () => {
+    primary.enqueue({ content: 'the secret answer is marmalade' });
+    const response = await client.responses.create({ model: 'fake-model', input: 'a question about zanzibar' });
+    const [row] = await stack.runtime.orm.em.fork().getConnection().execute<{ payload_ciphertext: string }[]>('select payload_ciphertext from gateway_responses where id = ?', [response.id]);
+    expect(row!.payload_ciphertext).toMatch(/^v1:/);
+    expect(row!.payload_ciphertext).not.toContain('marmalade');
+    expect(row!.payload_ciphertext).not.toContain('zanzibar');
+
+    const other = await createTestOrganization(stack.runtime.orm);
+    expect((await call(stack.baseUrl, 'GET', `/responses/${response.id}`, { key: other.member.key })).status).toBe(404);
+    expect((await call(stack.baseUrl, 'DELETE', `/responses/${response.id}`, { key: other.member.key })).status).toBe(404);
+    const reuse = await call<any>(stack.baseUrl, 'POST', '/responses', { key: other.member.key, body: { model: 'fake-model', previous_response_id: response.id, input: 'x' } });
+    expect(reuse.status).toBe(400);
+
+    const deleted = await client.responses.delete(response.id).then(() => true);
+    expect(deleted).toBe(true);
+    expect(await client.responses.retrieve(response.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('forgets a response after RESPONSES_RETENTION_DAYS: absent to reads and references, then purged', async () => {
+    const response = await client.responses.create({ model: 'fake-model', input: 'short-lived' });
+    const later = new Date(Date.now() + 31 * 86_400_000);
+    const store = new ResponsesStore({ orm: stack.runtime.orm, secrets: stack.runtime.secrets, clock: { now: () => later }, retentionDays: 30 });
+    await expect(store.get(org.id, response.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(store.conversation(org.id, parseResponsesBody({ model: 'fake-model', previous_response_id: response.id, input: 'x' }))).rejects.toMatchObject({ param: 'previous_response_id' });
+    expect(await store.purgeExpired(org.id)).toBeGreaterThanOrEqual(1);
+    expect(await stack.runtime.orm.em.fork().count(StoredResponse, { id: response.id })).toBe(0);
+    expect(await stack.runtime.orm.em.fork().count(StoredResponseItem, { responseId: response.id })).toBe(0);
+  });
+
+  it('resolves item_reference inputs to stored output items, and refuses unknown ones naming the field', async () => {
+    primary.enqueue({ content: 'First answer' });
+    const first = await client.responses.create({ model: 'fake-model', input: 'First question' });
+    primary.enqueue({ content: 'Second answer' });
+    await client.responses.create({ model: 'fake-model', input: [{ role: 'user', content: 'First question' }, { type: 'item_reference', id: first.output[0]!.id! }, { role: 'user', content: 'And then?' }] });
+    expect(primary.requests[1]!.body.messages).toEqual([
+      { role: 'user', content: 'First question' },
+      { role: 'assistant', content: 'First answer' },
+      { role: 'user', content: 'And then?' },
+    ]);
+    const missing = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: 'msg_nope' }] } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.param).toBe('input[0].id');
+  });
+
+  it.each([
+    ['model is missing', { input: 'hi' }, 'model'],
+    ['input is missing', { model: 'fake-model' }, 'input'],
+    ['a tool is not a function tool', { model: 'fake-model', input: 'hi', tools: [{ type: 'web_search' }] }, 'tools[0].type'],
+    ['temperature is above 2', { model: 'fake-model', input: 'hi', temperature: 3 }, 'temperature'],
+  ])('answers 400 bad_request when %s', async (_name, body, param) => {
+    const res = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'bad_request', param });
+    expect(primary.requests).toHaveLength(0);
+  });
+
+  it('blocks a payment card in the input with 403 dlp_blocked before any upstream call', async () => {
+    const error = await client.responses.create({ model: 'fake-model', input: [{ role: 'user', content: [{ type: 'input_text', text: 'card 4111 1111 1111 1111' }] }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('dlp_blocked');
+    expect(primary.requests).toHaveLength(0);
+  });
+
+  it('answers 401 for a bad key', async () => {
+    const bad = new OpenAI({ apiKey: `svc_live_${'z'.repeat(32)}`, baseURL: stack.baseUrl, maxRetries: 0 });
+    expect(await bad.responses.create({ model: 'fake-model', input: 'hi' }).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
+
+describe.each(upstreams)('the AI SDK default OpenAI provider against an $kind upstream', ({ model, upstream }) => {
+  /** Request bodies the provider sent, to see what it sent by reference. */
+  const sent: string[] = [];
+  const provider = () =>
+    createOpenAI({
+      baseURL: stack.baseUrl,
+      apiKey: org.member.key,
+      fetch: async (input, init) => {
+        if (typeof init?.body === 'string') sent.push(init.body);
+        return fetch(input, init);
+      },
+    });
+
+  it('generateText answers through /v1/responses', async () => {
+    upstream().enqueue({ content: 'Hi from the gateway', usage: { input: 5, output: 4 } });
+    const result = await generateText({ model: provider()(model), prompt: 'Say hi' });
+    expect(result.text).toBe('Hi from the gateway');
+    expect(result.usage).toMatchObject({ inputTokens: 5, outputTokens: 4 });
+    expect(result.finishReason).toBe('stop');
+  });
+
+  it('streamText streams the text and reports usage', async () => {
+    upstream().enqueue({ content: 'alpha beta gamma', usage: { input: 6, output: 3 } });
+    const result = streamText({ model: provider()(model), prompt: 'Stream' });
+    const parts: string[] = [];
+    for await (const text of result.textStream) parts.push(text);
+    expect(parts.join('')).toBe('alpha beta gamma');
+    expect(parts.length).toBeGreaterThan(1);
+    expect(await result.usage).toMatchObject({ inputTokens: 6, outputTokens: 3 });
+  });
+
+  it('runs a tool loop: the earlier assistant items go back by item_reference and resolve', async () => {
+    upstream().enqueue(
+      { content: 'Let me check.', toolCalls: [{ id: 'call_w', name: 'weather', arguments: '{"city":"Oslo"}' }] },
+      { content: 'It is snowing in Oslo.' },
+    );
+    const calls: string[] = [];
+    const result = await generateText({
+      model: provider()(model),
+      prompt: 'Weather in Oslo?',
+      tools: {
+        weather: tool({
+          description: 'Weather of a city',
+          inputSchema: z.object({ city: z.string() }),
+          execute: async ({ city }) => {
+            calls.push(city);
+            return `snow in ${city}`;
+          },
+        }),
+      },
+      stopWhen: stepCountIs(3),
+    });
+    expect(calls).toEqual(['Oslo']);
+    const secondInput = (JSON.parse(sent.at(-1)!) as { input: Array<{ type?: string }> }).input;
+    expect(secondInput.some((item) => item.type === 'item_reference')).toBe(true);
+    expect(result.text).toBe('It is snowing in Oslo.');
+    expect(result.steps).toHaveLength(2);
+    const second = upstream().requests[1]!.body.messages as Array<Record<string, unknown>>;
+    // The stored "Let me check." came back by reference; the call and its output inline.
+    expect(JSON.stringify(second)).toContain('Let me check.');
+    expect(JSON.stringify(second)).toContain('snow in Oslo');
+    expect(JSON.stringify(second)).toContain('call_w');
+  });
+});
