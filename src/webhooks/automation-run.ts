@@ -3,6 +3,7 @@
 // when it ends (`notify`); its row is read back only by executions from before that signal, and
 // as a safety net for a run that ended without sending it (terminated by an operator).
 import { ApplicationFailure } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
 import { startAutomationRun } from '../automations/automations.service.js';
 import { AutomationRun } from '../automations/entities.js';
@@ -36,9 +37,22 @@ export async function startRunForWebhook(deps: AppDeps, input: WebhookExecutionI
   }
 }
 
-export async function readRunProgress(deps: Pick<AppDeps, 'orm'>, organizationId: string, runId: string): Promise<AutomationRunProgress> {
-  const run = await deps.orm.em.fork().findOne(AutomationRun, { id: runId, organizationId });
+/**
+ * The run's row; a row still `running` whose workflow has closed without recording its end (it
+ * timed out, or an operator terminated it) reads as a failure, so a waiting execution ends too.
+ */
+export async function readRunProgress(deps: Pick<AppDeps, 'orm' | 'temporal'>, organizationId: string, runId: string): Promise<AutomationRunProgress> {
+  const read = () => deps.orm.em.fork().findOne(AutomationRun, { id: runId, organizationId });
+  let run = await read();
   if (!run) throw ApplicationFailure.nonRetryable('The automation run no longer exists', 'not_found');
+  if (run.status === 'running') {
+    const closed = await closedWithoutResult(deps, runId);
+    // A run records its end before its workflow closes: read again, the row may have moved meanwhile.
+    if (closed) run = (await read()) ?? run;
+    if (closed && run.status === 'running') {
+      return { runId: run.id, status: 'failure', output: null, error: `The run's workflow ended without a result (${closed})`, usage: null };
+    }
+  }
   return {
     runId: run.id,
     status: run.status,
@@ -46,4 +60,15 @@ export async function readRunProgress(deps: Pick<AppDeps, 'orm'>, organizationId
     error: run.error,
     usage: run.status === 'running' ? null : { inputTokens: run.tokensInput, outputTokens: run.tokensOutput, cost: run.estimatedCost },
   };
+}
+
+/** The close status of `run/<runId>` when it is no longer running (null while it runs or when Temporal does not know it). */
+async function closedWithoutResult(deps: Pick<AppDeps, 'temporal'>, runId: string): Promise<string | null> {
+  try {
+    const { status } = await deps.temporal.client.workflow.getHandle(`run/${runId}`).describe();
+    return status.name === 'RUNNING' ? null : status.name;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return null;
+    throw error;
+  }
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutomationRun } from '../../src/automations/entities.js';
+import { createRunActivities } from '../../src/automations/run-activities.js';
 import { createWebhookActivities } from '../../src/webhooks/activities.js';
 import { randomExecutionId, webhookRunId } from '../../src/webhooks/webhook-ids.js';
 import { automationStateQuery, runNowUpdate } from '../../src/workflows/automation.contract.js';
@@ -217,5 +218,30 @@ describe('starting the automation run of a webhook execution', () => {
     const runWorkflows = [];
     for await (const execution of stack.runtime.temporal.client.workflow.list({ query: `WorkflowId = "run/${runId}"` })) runWorkflows.push(execution);
     expect(runWorkflows.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("reading a run's progress for a waiting execution", () => {
+  it('reads a run whose workflow was terminated before it recorded its end as a failure, naming why', async () => {
+    const automationId = await createAutomation();
+    const runId = randomUUID();
+    const recorded = await createRunActivities(stack.runtime).recordRunStarted({
+      runId, automationId, organizationId: org.id, trigger: 'webhook', context: null,
+      schedule: { status: 'paused', nextRunAt: null, skippedFires: 0, version: 0 },
+    });
+    expect(recorded).not.toBeNull();
+    const activities = createWebhookActivities(stack.runtime);
+    // No workflow yet: the row is all there is, and it is running.
+    expect((await activities.readAutomationRunProgress({ organizationId: org.id, runId })).status).toBe('running');
+    // A run workflow on a queue nobody polls, terminated by an operator before it could record anything.
+    const handle = await stack.runtime.temporal.clientFor(org.id).workflow.start('runWorkflow', {
+      workflowId: `run/${runId}`, taskQueue: `nobody-${randomUUID()}`,
+      args: [{ runId, automationId, organizationId: org.id, trigger: 'webhook', parentWorkflowId: `automation/${automationId}` }],
+    });
+    expect((await activities.readAutomationRunProgress({ organizationId: org.id, runId })).status).toBe('running');
+    await handle.terminate('operator');
+    expect(await activities.readAutomationRunProgress({ organizationId: org.id, runId })).toMatchObject({
+      status: 'failure', error: expect.stringContaining('TERMINATED'),
+    });
   });
 });
