@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migration } from '@mikro-orm/migrations';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { migrationsList } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/orm.js';
 import { call } from '../helpers/http.js';
@@ -42,14 +42,13 @@ class Migration20991231000000_fails extends Migration {
   }
 }
 
-beforeAll(() => {
-  if (!baseUrl) throw new Error('these tests need PostgreSQL (DATABASE_URL)');
-});
 afterAll(async () => {
   for (const database of scratches) await database.drop();
 });
 
-describe('a failed start', () => {
+// These count PostgreSQL sessions and start processes on scratch databases: PostgreSQL only. The
+// embedded database's failed migration is below.
+describe.skipIf(!baseUrl)('a failed start', () => {
   it('closes the ORM when a migration fails and surfaces the error with the database', async () => {
     const database = await scratch('test_failing_migration');
     const failing = [...migrationsList, { name: 'Migration20991231000000_fails', class: Migration20991231000000_fails }];
@@ -105,4 +104,23 @@ describe('a failed start', () => {
     await expect(call(`http://127.0.0.1:${port}`, 'GET', '/healthz')).rejects.toThrow();
     expect(await connectionsTo(database)).toBe(0);
   });
+});
+
+describe('a failed start on the embedded database', () => {
+  it('surfaces a failing migration with the database it ran on, and starts clean once it is fixed', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'failing-migration-'));
+    try {
+      const target = { pgliteDir: path.join(dir, 'pglite') };
+      const failing = [...migrationsList, { name: 'Migration20991231000000_fails', class: Migration20991231000000_fails }];
+      const error = (await openDatabase(target, undefined, { migrations: failing }).catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(Error);
+      expect(error.message).toMatch(/^Database migration failed on PGlite \S+pglite: .*division by zero/);
+      // allOrNothing, and the PGlite directory was released: the fixed release opens it.
+      const orm = await openDatabase(target);
+      expect((await orm.getMigrator().getExecutedMigrations()).length).toBe(migrationsList.length);
+      await orm.close(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
