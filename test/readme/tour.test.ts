@@ -5,7 +5,7 @@
 // every minute produces a scheduled run, and the webhook execution ends `success`. The tour's
 // `sleep`s are dropped: the test waits for those outcomes itself, with deadlines. On the suite's
 // engine: PGlite and in-process limits, or a scratch PostgreSQL database and Redis.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,8 +88,8 @@ async function startLikeNpmRunDev(): Promise<Service> {
   return { child, port, output: () => output };
 }
 
-/** Runs the steps in one bash, with the README's localhost:8080 pointed at this service. */
-function runSteps(steps: Step[], key: string): { statuses: number[]; bodies: string; vars: Record<string, string>; stderr: string; status: number | null } {
+/** Runs the steps in one bash, with the README's localhost:8080 pointed at this service (without blocking the test runner). */
+async function runSteps(steps: Step[], key: string): Promise<{ statuses: number[]; bodies: string; vars: Record<string, string>; stderr: string; status: number | null }> {
   const scratch = fs.mkdtempSync(path.join(dataDir, 'steps-'));
   const files = { TOUR_STATUSES: path.join(scratch, 'statuses'), TOUR_BODIES: path.join(scratch, 'bodies'), TOUR_VARS: path.join(scratch, 'vars') };
   for (const file of Object.values(files)) fs.writeFileSync(file, '');
@@ -99,7 +99,11 @@ function runSteps(steps: Step[], key: string): { statuses: number[]; bodies: str
     // What later checks need: the ids the tour kept in variables.
     'for name in AUTO EVERY EXEC SKILL; do printf "%s=%s\\n" "$name" "${!name:-}" >> "$TOUR_VARS"; done',
   ].join('\n');
-  const result = spawnSync('bash', ['-c', script], { env: { ...process.env, ...files, KEY: key }, encoding: 'utf8', timeout: 120_000 });
+  const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    execFile('bash', ['-c', script], { env: { ...process.env, ...files, KEY: key }, timeout: 120_000 }, (error, _stdout, stderr) => {
+      resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stderr });
+    });
+  });
   const vars = Object.fromEntries(fs.readFileSync(files.TOUR_VARS, 'utf8').split('\n').filter(Boolean).map((line) => line.split('=', 2) as [string, string]));
   return {
     statuses: fs.readFileSync(files.TOUR_STATUSES, 'utf8').split('\n').filter(Boolean).map(Number),
@@ -137,7 +141,7 @@ describe('the README, executed', () => {
     const expected = steps.flatMap((step) => (step.expected === undefined ? [] : [step.expected]));
     expect(expected.length).toBeGreaterThanOrEqual(20);
 
-    const result = runSteps(steps, key!);
+    const result = await runSteps(steps, key!);
     expect(result.status, `${result.stderr}\n${result.bodies}`).toBe(0);
     expect(result.statuses, result.bodies).toEqual(expected);
 
