@@ -87,5 +87,5 @@ function burstRow(name: string, sticky: number, r: BurstReport): string {
 }
 
 function runsRow(sticky: number, r: InFlightReport): string {
-  return `| ${r.runs} runs in flight, worker killed | ${sticky} s | ${r.runs} | ${r.runs} | ${r.completed} | ${r.failed} | ${r.undelivered} | ${r.duplicated} | ${r.repeats} | - | ${r.secondsToFinishAfterKill.toFixed(1)} (kill to last run) |`;
+  return `| ${r.runs} runs in flight, worker killed | ${sticky} s | ${r.runs} | ${r.acknowledged} | ${r.completed} | ${r.failed} | ${r.undelivered} | ${r.duplicated} | ${r.repeats} | - | ${r.secondsToFinishAfterKill.toFixed(1)} (kill to last run) |`;
 }

@@ -242,7 +242,10 @@ export async function webhookBurst(stack: FaultStack, options: BurstOptions): Pr
 }
 
 export interface InFlightReport {
+  /** Runs recorded: the acknowledged ones, plus any a request answered 503 started all the same. */
   runs: number;
+  /** Runs whose start was answered 202. */
+  acknowledged: number;
   completed: number;
   failed: number;
   /** Runs recorded beyond the ones started, or delivered under more than one id: must be 0. */
@@ -262,9 +265,17 @@ export async function runsInFlight(stack: FaultStack, options: { runs: number; d
   let next = 0;
   await Promise.all(Array.from({ length: 8 }, async () => {
     for (let i = next++; i < options.runs; i = next++) {
-      const started = await call(stack.baseUrl, 'POST', `/automations/${automationId}/run`, { key });
-      if (started.status !== 202) throw new Error(`run ${i}: ${started.status} ${started.text}`);
-      runIds.push(started.body.runId);
+      // A 503 says "try again" (the automation's workflow did not answer within 10 s on a busy
+      // machine); the run may have started all the same, so the runs are counted from the rows.
+      for (;;) {
+        const started = await call(stack.baseUrl, 'POST', `/automations/${automationId}/run`, { key });
+        if (started.status === 202) {
+          runIds.push(started.body.runId);
+          break;
+        }
+        if (started.status !== 503) throw new Error(`run ${i}: ${started.status} ${started.text}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
     }
   }));
   // Killed while runs are in flight: some delivered, most waiting on the slow upstream.
@@ -277,25 +288,29 @@ export async function runsInFlight(stack: FaultStack, options: { runs: number; d
   try {
     const rows = await waitFor(async () => {
       const found = await orm.em.fork().find(AutomationRun, { automationId });
-      return found.length >= options.runs && found.every((run) => run.status !== 'running') ? found : undefined;
+      return found.length >= runIds.length && found.every((run) => run.status !== 'running') ? found : undefined;
     }, { timeoutMs: 300_000, intervalMs: 500, what: 'every run to end' });
     const finishedAt = Date.now();
-    await waitFor(async () => runIds.every((id) => stack.receiver.deliveries.some((d) => d.deliveryId === `${id}:0`)), {
+    // Every run recorded, including any started by a request that answered 503.
+    const recorded = rows.map((run) => run.id);
+    await waitFor(async () => recorded.every((id) => stack.receiver.deliveries.some((d) => d.deliveryId === `${id}:0`)), {
       timeoutMs: 30_000, intervalMs: 250, what: 'every run to be delivered',
     }).catch(() => undefined);
-    const started = new Set(runIds);
+    const started = new Set(recorded);
     const counts = new Map<string, number>();
     for (const delivery of stack.receiver.deliveries) {
       if (delivery.verified && delivery.deliveryId) counts.set(delivery.deliveryId, (counts.get(delivery.deliveryId) ?? 0) + 1);
     }
     const failed = rows.filter((run) => run.status !== 'success');
     return {
-      runs: options.runs,
+      runs: rows.length,
+      acknowledged: runIds.length,
       completed: rows.filter((run) => run.status === 'success').length,
       failed: failed.length,
-      duplicated: rows.filter((run) => !started.has(run.id)).length + [...counts.keys()].filter((id) => !started.has(id.split(':')[0]!)).length,
+      // A delivery under an id that names no recorded run, or an acknowledged run without a row.
+      duplicated: [...counts.keys()].filter((id) => !started.has(id.split(':')[0]!)).length + runIds.filter((id) => !started.has(id)).length,
       repeats: [...counts.values()].reduce((sum, count) => sum + count - 1, 0),
-      undelivered: runIds.filter((id) => !counts.has(`${id}:0`)).length,
+      undelivered: recorded.filter((id) => !counts.has(`${id}:0`)).length,
       secondsToFinishAfterKill: (finishedAt - killedAt) / 1000,
       failures: failed.map((run) => `run ${run.id}: ${run.status} ${run.error ?? ''}`),
     };
