@@ -45,7 +45,7 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
 
   function admit(book: LeaseBook, counters: CounterHit[] = [], amount = WORST): Promise<LeaseAdmitResult> {
     const now = clock.now().getTime();
-    return book.admit({ ref, amount, holdId: `hold-${++holds}`, nowMs: now, expiresAtMs: now + 60_000, key: undefined, counters });
+    return book.admit({ ref, amount, holdId: `hold-${++holds}`, nowMs: now, expiresAtMs: now + 60_000, keys: [], counters });
   }
 
   /** Settles an admitted request at `actual` (a per-request hold directly in the store). */

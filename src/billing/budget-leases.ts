@@ -17,7 +17,7 @@
 // an instance admits at most what is left of its lease (<= ceiling) under the old cap.
 // An idle lease (nothing in flight for IDLE_SYNCS intervals) retires too, so an instance that
 // stopped serving an organization does not sit on its headroom.
-// API keys with a budget of their own are held per request (their budget is usually small, and
+// API keys under a budget (their own or a key's above them) are held per request (their budget is usually small, and
 // a lease per (org, key) would tie up most of it on one instance); their rate counters may still
 // come from blocks.
 //
@@ -54,7 +54,8 @@ export interface LeaseAdmission {
   holdId: string;
   nowMs: number;
   expiresAtMs: number;
-  key: KeyBudget | undefined;
+  /** The budgets of the calling key and the keys above it; empty when none has one. */
+  keys: readonly KeyBudget[];
   /** Rate counters not counted yet. */
   counters: CounterHit[];
 }
@@ -118,7 +119,7 @@ export class LeaseBook {
       if (local) return local;
       const flight = `${request.ref.organizationId}|${request.counters[0]?.key ?? ''}`;
       const pending = this.refills.get(flight);
-      if (pending && waits < MAX_REFILL_WAITS && !request.key && !this.nearCap(request.ref)) {
+      if (pending && waits < MAX_REFILL_WAITS && !request.keys.length && !this.nearCap(request.ref)) {
         await pending.then(noop, noop);
         continue;
       }
@@ -218,7 +219,7 @@ export class LeaseBook {
       case 'exceeded':
         return { status: 'exceeded', scope: outcome.scope, rate };
       case 'held':
-        if (!request.key) this.nearCapUntil.set(refKey(request.ref), now + this.settings.syncMs);
+        if (!request.keys.length) this.nearCapUntil.set(refKey(request.ref), now + this.settings.syncMs);
         return { status: 'held', rate };
       case 'counted':
         return { status: 'leased', leaseId: lease!.id, rate };
@@ -236,7 +237,7 @@ export class LeaseBook {
    * still has it, shrinks to what is in flight at the next sync, else it lapsed).
    */
   private usableLease(request: LeaseAdmission): BudgetLease | undefined {
-    const lease = request.key ? undefined : this.active.get(refKey(request.ref));
+    const lease = request.keys.length ? undefined : this.active.get(refKey(request.ref));
     if (!lease) return undefined;
     const connection = this.store.connection();
     if (connection === undefined) return undefined;
@@ -251,7 +252,7 @@ export class LeaseBook {
     if (covered) return { mode: 'none' };
     const { sizing } = this.settings;
     const hold = { holdId: request.holdId, expiresAtMs: request.expiresAtMs };
-    if (request.key || this.closed || sizing.ceiling <= 0 || request.amount * sizing.minRequests > sizing.ceiling) return { mode: 'hold', ...hold, key: request.key };
+    if (request.keys.length || this.closed || sizing.ceiling <= 0 || request.amount * sizing.minRequests > sizing.ceiling) return { mode: 'hold', ...hold, keys: request.keys };
     return { mode: 'lease', ...hold, leaseExpiresAtMs: request.nowMs + this.settings.leaseTtlMs, sizing };
   }
 

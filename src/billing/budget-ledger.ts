@@ -3,10 +3,12 @@
 // reservations plus this one would pass the cap), keeps it alive while the call runs (renewed
 // every third of the TTL, so only a crashed caller's reservation lapses), then settles to the
 // real cost or releases.
-// An API key with a monthly budget of its own is held against it too, in the same atomic step,
+// An API key with a monthly budget of its own is held against it too, and against the budget of
+// every key above it (a key created with a key), in the same atomic step,
 // and a request's rate-limit counters may ride along with its first hold (one Redis round trip).
 // Counters live in the budget store (Redis or in-process); the database stays the truth: the
-// cap is read from organization_budgets and a period's spend (the organization's, a key's) from
+// cap is read from organization_budgets and a period's spend (the organization's, the spend
+// through a key: its own and its descendants') from
 // usage_records whenever the store does not hold them (first use, Redis restart, new month).
 // On Redis, most gateway requests are admitted locally against a lease (budget-leases.ts):
 // reservations so admitted carry ids `lease/<leaseId>` and settle into the lease.
@@ -89,14 +91,14 @@ export class BudgetLedger implements BudgetGuard {
     const period = this.periodOf(now);
     const ref = { organizationId, period: period.key };
     const { apiKey, admission } = options;
-    const keyBudget = apiKey && apiKey.monthlyBudget !== null ? { keyId: apiKey.id, cap: toNanos(apiKey.monthlyBudget) } : undefined;
+    const keyBudgets = keyBudgetsOf(apiKey);
     const hold = {
       ...ref,
       holdId: randomUUID(),
       amount: toNanos(worstCaseCost),
       nowMs: now.getTime(),
       expiresAtMs: now.getTime() + this.deps.reservationTtlMs,
-      key: keyBudget,
+      keys: keyBudgets,
       counters: admission && !admission.counted ? admission.counters : undefined,
     };
     if (this.leases) {
@@ -107,29 +109,28 @@ export class BudgetLedger implements BudgetGuard {
     }
     let outcome = await this.guarded(() => this.store.hold(hold));
     if (outcome.status === 'uninitialised') {
-      await this.load(ref, period, keyBudget?.keyId);
+      await this.load(ref, period, keyBudgets);
       outcome = await this.guarded(() => this.store.hold(hold));
     }
     // The rate limit decides first: a rejected request was neither counted nor held.
     if (outcome.status !== 'uninitialised' && outcome.rate) admission!.apply(outcome.rate);
     if (outcome.status === 'exceeded') throw exceededError(outcome.scope);
     if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
-    const id = keyBudget ? `${period.key}/${hold.holdId}/${keyBudget.keyId}` : `${period.key}/${hold.holdId}`;
-    return { id, organizationId, amount: worstCaseCost };
+    return { id: reservationId(period.key, hold.holdId, keyBudgets), organizationId, amount: worstCaseCost };
   }
 
   /** One script call (which may take a lease), after loading the organization's budget if the store lacks it. */
   private async admitWithLeases(leases: LeaseBook, request: LeaseAdmission, period: BillingPeriod): Promise<LeaseAdmitResult> {
     const outcome = await this.guarded(() => leases.admit(request));
     if (outcome.status !== 'uninitialised') return outcome;
-    await this.load(request.ref, period, request.key?.keyId);
+    await this.load(request.ref, period, request.keys);
     return this.guarded(() => leases.admit(request));
   }
 
   /** The reservation of a lease admission: against the lease, or a hold of its own near the cap. */
   private leaseReservation(
     outcome: LeaseAdmitResult,
-    hold: PeriodRef & { holdId: string; key: KeyBudget | undefined },
+    hold: PeriodRef & { holdId: string; keys: readonly KeyBudget[] },
     worstCaseCost: number,
     admission: ReserveOptions['admission'],
   ): BudgetReservation {
@@ -139,7 +140,7 @@ export class BudgetLedger implements BudgetGuard {
     const { organizationId } = hold;
     if (outcome.status === 'leased') return { id: `${LEASE_PREFIX}${outcome.leaseId}`, organizationId, amount: worstCaseCost };
     if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
-    return { id: hold.key ? `${hold.period}/${hold.holdId}/${hold.key.keyId}` : `${hold.period}/${hold.holdId}`, organizationId, amount: worstCaseCost };
+    return { id: reservationId(hold.period, hold.holdId, hold.keys), organizationId, amount: worstCaseCost };
   }
 
   keepAlive(reservation: BudgetReservation): () => void {
@@ -193,10 +194,10 @@ export class BudgetLedger implements BudgetGuard {
   }
 
   private async settleHold(reservation: BudgetReservation, actual: number): Promise<void> {
-    const { ref, holdId, keyId } = parseReservation(reservation);
+    const { ref, holdId, keyIds } = parseReservation(reservation);
     // A failed settlement must not fail a request that was answered: the hold lapses at its
     // expiry and the usage record still carries the cost for the next load from the database.
-    await this.store.settle(ref, holdId, actual, keyId).catch((error: unknown) =>
+    await this.store.settle(ref, holdId, actual, keyIds).catch((error: unknown) =>
       this.deps.logger.error({ err: error, organizationId: ref.organizationId }, 'budget settlement failed'),
     );
   }
@@ -244,16 +245,15 @@ export class BudgetLedger implements BudgetGuard {
     await this.leases?.close();
   }
 
-  private async load(ref: PeriodRef, period: BillingPeriod, keyId?: string): Promise<void> {
+  private async load(ref: PeriodRef, period: BillingPeriod, keyBudgets: readonly KeyBudget[] = []): Promise<void> {
     const em = this.deps.orm.em.fork();
-    const [cap, spent, keySpent] = await Promise.all([
+    const [cap, spent, keySpends] = await Promise.all([
       loadCapSetting(em, ref.organizationId),
       sumUsage(em.fork(), ref.organizationId, { from: period.start, to: period.end }),
-      keyId === undefined ? undefined : sumKeyUsage(em.fork(), ref.organizationId, keyId, period),
+      Promise.all(keyBudgets.map(async ({ keyId }) => ({ keyId, spent: toNanos(await sumUsageThroughKey(em.fork(), ref.organizationId, keyId, period)) }))),
     ]);
     const ttlSeconds = Math.ceil((period.end.getTime() + PERIOD_GRACE_MS - this.deps.clock.now().getTime()) / 1000);
-    const key = keyId === undefined ? undefined : { keyId, spent: toNanos(keySpent ?? 0) };
-    await this.guarded(() => this.store.initialise(ref, cap, toNanos(spent.estimatedCost), ttlSeconds, key));
+    await this.guarded(() => this.store.initialise(ref, cap, toNanos(spent.estimatedCost), ttlSeconds, keySpends));
   }
 
   /** The billing period of `now`: the same object while the month lasts. */
@@ -278,7 +278,17 @@ export function createBudgetLedger(deps: BudgetLedgerDeps): BudgetLedger {
 }
 
 function exceededError(scope: 'organization' | 'key'): AppError {
-  return new AppError('budget_exceeded', scope === 'key' ? 'The monthly budget of this API key is reached' : 'The monthly budget cap of this organization is reached');
+  return new AppError(
+    'budget_exceeded',
+    scope === 'key' ? 'The monthly budget of this API key, or of a key it was created with, is reached' : 'The monthly budget cap of this organization is reached',
+  );
+}
+
+/** The budgets a call with this key counts against: its own, then each key's above it. */
+function keyBudgetsOf(apiKey: ReserveOptions['apiKey']): KeyBudget[] {
+  if (!apiKey) return [];
+  const own = apiKey.monthlyBudget === null ? [] : [{ keyId: apiKey.id, cap: toNanos(apiKey.monthlyBudget) }];
+  return [...own, ...(apiKey.budgetsAbove ?? []).map((above) => ({ keyId: above.id, cap: toNanos(above.monthlyBudget) }))];
 }
 
 /** The stored cap (nanos) and its version; version 0 when the organization never set one. */
@@ -291,11 +301,13 @@ export async function loadCapSetting(em: EntityManager, organizationId: string):
   return { cap: row.monthly_cap === null ? null : toNanos(Number(row.monthly_cap)), version: Number(row.version) };
 }
 
-/** A key's recorded spend (USD) in a period. */
-async function sumKeyUsage(em: EntityManager, organizationId: string, apiKeyId: string, period: BillingPeriod): Promise<number> {
+/** The spend (USD) recorded in a period through a key: with it and with every key created under it. */
+async function sumUsageThroughKey(em: EntityManager, organizationId: string, apiKeyId: string, period: BillingPeriod): Promise<number> {
   const [row] = await em.execute<Array<{ spent: number | string | null }>>(
-    'select coalesce(sum("cost"), 0) as "spent" from "usage_records" where "organization_id" = ? and "api_key_id" = ? and "created_at" >= ? and "created_at" < ?',
-    [organizationId, apiKeyId, period.start, period.end],
+    `select coalesce(sum("cost"), 0) as "spent" from "usage_records"
+      where "organization_id" = ? and "created_at" >= ? and "created_at" < ?
+        and ("api_key_id" = ? or "api_key_id" in (select "key_id" from "api_key_ancestors" where "ancestor_id" = ?))`,
+    [organizationId, period.start, period.end, apiKeyId, apiKeyId],
   );
   return Number(row?.spent ?? 0);
 }
@@ -303,9 +315,13 @@ async function sumKeyUsage(em: EntityManager, organizationId: string, apiKeyId: 
 /** A settlement made at once (into a lease): nothing to wait for. */
 const SETTLED: Promise<void> = Promise.resolve();
 
-/** `<period>/<holdId>` or `<period>/<holdId>/<keyId>` when the hold also counts against a key's budget. */
-function parseReservation(reservation: BudgetReservation): { ref: PeriodRef; holdId: string; keyId: string | undefined } {
-  const [period, holdId, keyId] = reservation.id.split('/');
+/** `<period>/<holdId>`, or `<period>/<holdId>/<keyId>,<keyId>...` when the hold also counts against key budgets. */
+function reservationId(period: string, holdId: string, keyBudgets: readonly KeyBudget[]): string {
+  return keyBudgets.length ? `${period}/${holdId}/${keyBudgets.map((budget) => budget.keyId).join(',')}` : `${period}/${holdId}`;
+}
+
+function parseReservation(reservation: BudgetReservation): { ref: PeriodRef; holdId: string; keyIds: string[] } {
+  const [period, holdId, keyIds] = reservation.id.split('/');
   if (!period || !holdId) throw new RangeError(`Not a budget reservation id: ${reservation.id}`);
-  return { ref: { organizationId: reservation.organizationId, period }, holdId, keyId };
+  return { ref: { organizationId: reservation.organizationId, period }, holdId, keyIds: keyIds ? keyIds.split(',') : [] };
 }

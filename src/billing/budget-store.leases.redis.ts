@@ -7,21 +7,21 @@
 // SYNC (a lost reply) never counts spend twice.
 import type { Redis } from 'ioredis';
 import { leaseCounterArgs, leasedCountsFrom, LUA_LEASE_COUNTERS, LUA_RETURN_TOKENS } from '../rate-limit/leases.js';
-import { DROP_EXPIRED, keysOf } from './budget-store.redis.js';
+import { DROP_EXPIRED, keyBudgetArgs, keysOf } from './budget-store.redis.js';
 import type { PeriodRef } from './budget-store.js';
 import type { AdmitOutcome, AdmitRequest, LeaseStore, LeaseSync, LeaseSyncOutcome } from './lease-store.js';
 
 // KEYS: cap, state, exp, then the rate counters. ARGV: now, amount, mode (none|hold|lease),
-// holdId, expiresAt, keyId ('' = none), key cap, lease expiresAt, lease ceiling, divisor, min
+// holdId, expiresAt, key ids and key caps (comma-separated, '' = none), lease expiresAt, lease ceiling, divisor, min
 // requests, then window, limit, lease per counter. Order as in HOLD: loaded? -> counters (a
 // rejection counts nothing and holds nothing) -> lease when the block covers min requests ->
-// else the organization cap -> key budget -> hold.
+// else the organization cap -> key budgets -> hold.
 // Reply: {status, scope, cap, spent, reserved, leased, capVersion, count1, ttl1, granted1, ...}.
 const ADMIT = `${DROP_EXPIRED}${LUA_LEASE_COUNTERS}
 local capv = redis.call('GET', KEYS[1])
 if (not capv) or redis.call('EXISTS', KEYS[2]) == 0 then return {'uninitialised'} end
-local key = ARGV[6]
-if key ~= '' and redis.call('HEXISTS', KEYS[2], 'k:' .. key) == 0 then return {'uninitialised'} end
+local keyIds, keyCaps = list_of(ARGV[6]), list_of(ARGV[7])
+if not keys_loaded(KEYS[2], keyIds) then return {'uninitialised'} end
 local n = #KEYS - 3
 local admitted, counts, ttls, granted = lease_counters(4, n, 12)
 local function reply(status, scope, cap, spent, reserved, leased)
@@ -57,15 +57,9 @@ end
 if cap ~= 'none' and spent + reserved + amount > tonumber(cap) then
   return reply('exceeded', 'organization', cap, string.format('%d', spent), string.format('%d', reserved), '')
 end
-if key ~= '' then
-  local keySpent = tonumber(redis.call('HGET', KEYS[2], 'k:' .. key) or '0')
-  local keyReserved = tonumber(redis.call('HGET', KEYS[2], 'kr:' .. key) or '0')
-  if keySpent + keyReserved + amount > tonumber(ARGV[7]) then
-    return reply('exceeded', 'key', ARGV[7], string.format('%d', keySpent), string.format('%d', keyReserved), '')
-  end
-  redis.call('HINCRBY', KEYS[2], 'kr:' .. key, ARGV[2])
-  redis.call('HSET', KEYS[2], 'hk:' .. id, key)
-end
+local over = key_over(KEYS[2], keyIds, keyCaps, amount)
+if over then return reply('exceeded', 'key', over[1], over[2], over[3], '') end
+hold_keys(KEYS[2], id, keyIds, ARGV[6], ARGV[2])
 hold(ARGV[2], ARGV[5])
 return reply('held', '', '', '', '', '')
 `;
@@ -143,12 +137,12 @@ export class RedisLeaseStore implements LeaseStore {
     const keys = keysOf(request);
     const { budget, counters } = request;
     const hold = budget.mode === 'none' ? undefined : budget;
-    const key = budget.mode === 'hold' ? budget.key : undefined;
+    const keyBudgets = budget.mode === 'hold' ? budget.keys : undefined;
     const lease = budget.mode === 'lease' ? budget : undefined;
     const reply = await this.redis.budgetAdmit(
       3 + counters.length,
       keys.cap, keys.state, keys.expiry, ...counters.map((c) => c.hit.key),
-      request.nowMs, request.amount, budget.mode, hold?.holdId ?? '', hold?.expiresAtMs ?? 0, key?.keyId ?? '', key?.cap ?? 0,
+      request.nowMs, request.amount, budget.mode, hold?.holdId ?? '', hold?.expiresAtMs ?? 0, ...keyBudgetArgs(keyBudgets),
       lease?.leaseExpiresAtMs ?? 0, lease?.sizing.ceiling ?? 0, lease?.sizing.divisor ?? 1, lease?.sizing.minRequests ?? 1,
       ...leaseCounterArgs(counters),
     );

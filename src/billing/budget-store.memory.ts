@@ -1,14 +1,14 @@
 // The in-process budget store: the single-instance twin of the Redis scripts
 // (budget-store.redis.ts), used when no Redis is configured. A hold counts the request's
 // rate-limit counters (the runtime's in-memory counters, shared with the rate-limit middleware)
-// and an API key's own budget in the same step, as the Redis hold script does.
+// and the budgets of the API key and the keys above it in the same step, as the Redis hold script does.
 import type { MemoryCounters } from '../rate-limit/counters.js';
-import type { BudgetStore, CapSetting, Counted, HoldOutcome, HoldRequest, PeriodRef, PeriodState } from './budget-store.js';
+import type { BudgetStore, CapSetting, Counted, HoldOutcome, HoldRequest, KeySpend, PeriodRef, PeriodState } from './budget-store.js';
 
 interface MemoryPeriod {
   spent: number;
   reserved: number;
-  holds: Map<string, { amount: number; expiresAtMs: number; keyId: string | undefined }>;
+  holds: Map<string, { amount: number; expiresAtMs: number; keyIds: readonly string[] }>;
   /** Keys with a budget: spend and reserved total. */
   keys: Map<string, { spent: number; reserved: number }>;
 }
@@ -27,8 +27,9 @@ export class MemoryBudgetStore implements BudgetStore {
     const cap = this.caps.get(request.organizationId);
     const period = this.periods.get(periodKey(request));
     if (!cap || !period) return { status: 'uninitialised' };
-    const key = request.key ? period.keys.get(request.key.keyId) : undefined;
-    if (request.key && !key) return { status: 'uninitialised' };
+    const budgets = request.keys ?? [];
+    const keys = budgets.map((budget) => period.keys.get(budget.keyId));
+    if (keys.some((key) => !key)) return { status: 'uninitialised' };
     let rate: Counted['rate'];
     if (request.counters) {
       rate = this.counters.hit(request.counters);
@@ -38,22 +39,27 @@ export class MemoryBudgetStore implements BudgetStore {
     if (cap.cap !== null && period.spent + period.reserved + request.amount > cap.cap) {
       return { status: 'exceeded', scope: 'organization', cap: cap.cap, spent: period.spent, reserved: period.reserved, rate };
     }
-    if (request.key && key && key.spent + key.reserved + request.amount > request.key.cap) {
-      return { status: 'exceeded', scope: 'key', cap: request.key.cap, spent: key.spent, reserved: key.reserved, rate };
+    for (const [i, budget] of budgets.entries()) {
+      const key = keys[i]!;
+      if (key.spent + key.reserved + request.amount > budget.cap) {
+        return { status: 'exceeded', scope: 'key', cap: budget.cap, spent: key.spent, reserved: key.reserved, rate };
+      }
     }
     period.reserved += request.amount;
-    if (key) key.reserved += request.amount;
-    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs, keyId: key ? request.key!.keyId : undefined });
+    for (const key of keys) key!.reserved += request.amount;
+    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs, keyIds: budgets.map((budget) => budget.keyId) });
     return { status: 'held', rate };
   }
 
-  async settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void> {
+  async settle(ref: PeriodRef, holdId: string, actual: number, keyIds: readonly string[] = []): Promise<void> {
     const period = this.periods.get(periodKey(ref));
     if (!period) return;
     closeHold(period, holdId);
     period.spent += actual;
-    const key = keyId === undefined ? undefined : period.keys.get(keyId);
-    if (key) key.spent += actual;
+    for (const keyId of keyIds) {
+      const key = period.keys.get(keyId);
+      if (key) key.spent += actual;
+    }
   }
 
   async release(ref: PeriodRef, holdId: string): Promise<void> {
@@ -68,12 +74,14 @@ export class MemoryBudgetStore implements BudgetStore {
     return true;
   }
 
-  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, _ttl: number, key?: { keyId: string; spent: number }): Promise<void> {
+  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, _ttl: number, keys: readonly KeySpend[] = []): Promise<void> {
     if (!this.caps.has(ref.organizationId)) this.caps.set(ref.organizationId, cap);
     const id = periodKey(ref);
     if (!this.periods.has(id)) this.periods.set(id, { spent, reserved: 0, holds: new Map(), keys: new Map() });
     const period = this.periods.get(id)!;
-    if (key && !period.keys.has(key.keyId)) period.keys.set(key.keyId, { spent: key.spent, reserved: 0 });
+    for (const key of keys) {
+      if (!period.keys.has(key.keyId)) period.keys.set(key.keyId, { spent: key.spent, reserved: 0 });
+    }
   }
 
   async setCap(organizationId: string, cap: CapSetting): Promise<void> {
@@ -98,8 +106,10 @@ function closeHold(period: MemoryPeriod, holdId: string): void {
   const hold = period.holds.get(holdId);
   if (!hold) return;
   period.reserved -= hold.amount;
-  const key = hold.keyId === undefined ? undefined : period.keys.get(hold.keyId);
-  if (key) key.reserved -= hold.amount;
+  for (const keyId of hold.keyIds) {
+    const key = period.keys.get(keyId);
+    if (key) key.reserved -= hold.amount;
+  }
   period.holds.delete(holdId);
 }
 

@@ -4,25 +4,37 @@
 // organization's keys live in one cluster slot:
 //   budget:{org}:cap            "<version>:<cap nanos>" or "<version>:none"
 //   budget:{org}:<YYYY-MM>      hash: spent, reserved, h:<holdId> -> amount; for keys with a
-//                               budget k:<keyId> -> spent, kr:<keyId> -> reserved, hk:<holdId> -> keyId
+//                               budget k:<keyId> -> spent through the key (its own and its
+//                               descendants'), kr:<keyId> -> reserved, hk:<holdId> -> the hold's
+//                               budgeted keys, comma-separated (the calling key and those above it)
 //   budget:{org}:<YYYY-MM>:exp  sorted set: holdId scored by expiry (ms)
 // The hold script also counts the request's rate-limit counters (rl:...{org}...), so a gateway
 // request costs one round trip for both.
 import type { Redis } from 'ioredis';
 import { counterArgs, LUA_HIT_COUNTERS, windowsFrom } from '../rate-limit/counters.js';
-import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, PeriodRef, PeriodState } from './budget-store.js';
+import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, KeyBudget, KeySpend, PeriodRef, PeriodState } from './budget-store.js';
 
 // Integers are formatted with %d: Lua numbers are doubles and tostring() would turn large ones
 // into exponent notation that HINCRBY rejects.
-export const CLOSE_HOLD = `
+const LIST_OF = `
+local function list_of(csv)
+  local out = {}
+  for item in string.gmatch(csv, '[^,]+') do out[#out + 1] = item end
+  return out
+end
+`;
+
+export const CLOSE_HOLD = `${LIST_OF}
 local function close_hold(state, exp, id)
   local held = redis.call('HGET', state, 'h:' .. id)
   if held then
     local minus = string.format('%d', -tonumber(held))
     redis.call('HINCRBY', state, 'reserved', minus)
-    local key = redis.call('HGET', state, 'hk:' .. id)
-    if key then
-      if redis.call('HEXISTS', state, 'kr:' .. key) == 1 then redis.call('HINCRBY', state, 'kr:' .. key, minus) end
+    local keys = redis.call('HGET', state, 'hk:' .. id)
+    if keys then
+      for _, key in ipairs(list_of(keys)) do
+        if redis.call('HEXISTS', state, 'kr:' .. key) == 1 then redis.call('HINCRBY', state, 'kr:' .. key, minus) end
+      end
       redis.call('HDEL', state, 'hk:' .. id)
     end
     redis.call('HDEL', state, 'h:' .. id)
@@ -53,17 +65,41 @@ local function cap_version_of(value)
   local sep = string.find(value, ':', 1, true)
   return string.sub(value, 1, sep - 1)
 end
+-- Key budgets: ids and caps comma-separated ('' = none), the calling key first.
+local function keys_loaded(state, ids)
+  for _, key in ipairs(ids) do
+    if redis.call('HEXISTS', state, 'k:' .. key) == 0 then return false end
+  end
+  return true
+end
+-- The first key budget that amount would pass, as {cap, spent, reserved}; nil when all fit.
+local function key_over(state, ids, caps, amount)
+  for i, key in ipairs(ids) do
+    local keySpent = tonumber(redis.call('HGET', state, 'k:' .. key) or '0')
+    local keyReserved = tonumber(redis.call('HGET', state, 'kr:' .. key) or '0')
+    if keySpent + keyReserved + amount > tonumber(caps[i]) then
+      return {caps[i], string.format('%d', keySpent), string.format('%d', keyReserved)}
+    end
+  end
+  return nil
+end
+local function hold_keys(state, id, ids, csv, size)
+  if #ids == 0 then return end
+  for _, key in ipairs(ids) do redis.call('HINCRBY', state, 'kr:' .. key, size) end
+  redis.call('HSET', state, 'hk:' .. id, csv)
+end
 `;
 
-// KEYS: cap, state, exp, then the rate counters. ARGV: now, amount, holdId, expiresAt, keyId
-// ('' = no key budget), key cap, then window and limit per counter. Order: loaded? -> counters
-// (a rejection counts nothing and holds nothing) -> organization cap -> key budget -> hold.
+// KEYS: cap, state, exp, then the rate counters. ARGV: now, amount, holdId, expiresAt, key ids
+// and key caps (comma-separated, '' = no key budget), then window and limit per counter. Order:
+// loaded? -> counters (a rejection counts nothing and holds nothing) -> organization cap -> key
+// budgets -> hold.
 // Reply: {status, scope, cap, spent, reserved, admitted, count1, ttl1, ...}.
 const HOLD = `${DROP_EXPIRED}${LUA_HIT_COUNTERS}
 local capv = redis.call('GET', KEYS[1])
 if (not capv) or redis.call('EXISTS', KEYS[2]) == 0 then return {'uninitialised'} end
-local key = ARGV[5]
-if key ~= '' and redis.call('HEXISTS', KEYS[2], 'k:' .. key) == 0 then return {'uninitialised'} end
+local keyIds, keyCaps = list_of(ARGV[5]), list_of(ARGV[6])
+if not keys_loaded(KEYS[2], keyIds) then return {'uninitialised'} end
 local n = #KEYS - 3
 local admitted, counts, ttls = hit_counters(4, n, 7)
 local function reply(status, scope, cap, spent, reserved)
@@ -83,32 +119,28 @@ local cap = cap_of(capv)
 if cap ~= 'none' and spent + reserved + amount > tonumber(cap) then
   return reply('exceeded', 'organization', cap, string.format('%d', spent), string.format('%d', reserved))
 end
-if key ~= '' then
-  local keySpent = tonumber(redis.call('HGET', KEYS[2], 'k:' .. key) or '0')
-  local keyReserved = tonumber(redis.call('HGET', KEYS[2], 'kr:' .. key) or '0')
-  if keySpent + keyReserved + amount > tonumber(ARGV[6]) then
-    return reply('exceeded', 'key', ARGV[6], string.format('%d', keySpent), string.format('%d', keyReserved))
-  end
-  redis.call('HINCRBY', KEYS[2], 'kr:' .. key, ARGV[2])
-  redis.call('HSET', KEYS[2], 'hk:' .. ARGV[3], key)
-end
+local over = key_over(KEYS[2], keyIds, keyCaps, amount)
+if over then return reply('exceeded', 'key', over[1], over[2], over[3]) end
+hold_keys(KEYS[2], ARGV[3], keyIds, ARGV[5], ARGV[2])
 place_hold(KEYS[2], KEYS[3], ARGV[3], ARGV[2], ARGV[4])
 return reply('held', '', '', '', '')
 `;
 
-// KEYS: state, exp. ARGV: (holdId, actual, keyId) for each hold of one organization's period to
+// KEYS: state, exp. ARGV: (holdId, actual, keyIds) for each hold of one organization's period to
 // close: each hold is dropped, and a settled one adds its actual cost (empty for a release) to the
-// spend, and to its key's spend when the key has a budget. Without the spend counter (lost or
+// spend, and to the spend of each of its budgeted keys (comma-separated). Without the spend counter (lost or
 // never loaded) the usage record alone carries the cost: the next initialisation sums it from
 // the database.
 const CLOSE_MANY = `${CLOSE_HOLD}
 local counting = redis.call('HEXISTS', KEYS[1], 'spent') == 1
 for i = 1, #ARGV, 3 do
-  local id, actual, key = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local id, actual, keys = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   close_hold(KEYS[1], KEYS[2], id)
   if actual ~= '' and counting then redis.call('HINCRBY', KEYS[1], 'spent', actual) end
-  if actual ~= '' and key ~= '' and redis.call('HEXISTS', KEYS[1], 'k:' .. key) == 1 then
-    redis.call('HINCRBY', KEYS[1], 'k:' .. key, actual)
+  if actual ~= '' then
+    for _, key in ipairs(list_of(keys)) do
+      if redis.call('HEXISTS', KEYS[1], 'k:' .. key) == 1 then redis.call('HINCRBY', KEYS[1], 'k:' .. key, actual) end
+    end
   end
 end
 return 1
@@ -126,15 +158,19 @@ redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[1])
 return 1
 `;
 
-// KEYS: cap, state. ARGV: cap value, version, spent, period ttl seconds, keyId ('' for none), key spent.
-const INITIALISE = `
+// KEYS: cap, state. ARGV: cap value, version, spent, period ttl seconds, key ids and their
+// spends (comma-separated, '' for none).
+const INITIALISE = `${LIST_OF}
 redis.call('SET', KEYS[1], ARGV[2] .. ':' .. ARGV[1], 'NX')
 if redis.call('HSETNX', KEYS[2], 'spent', ARGV[3]) == 1 then
   redis.call('HSETNX', KEYS[2], 'reserved', '0')
   redis.call('EXPIRE', KEYS[2], ARGV[4])
 end
-if ARGV[5] ~= '' and redis.call('HSETNX', KEYS[2], 'k:' .. ARGV[5], ARGV[6]) == 1 then
-  redis.call('HSETNX', KEYS[2], 'kr:' .. ARGV[5], '0')
+local keySpends = list_of(ARGV[6])
+for i, key in ipairs(list_of(ARGV[5])) do
+  if redis.call('HSETNX', KEYS[2], 'k:' .. key, keySpends[i]) == 1 then
+    redis.call('HSETNX', KEYS[2], 'kr:' .. key, '0')
+  end
 end
 return 1
 `;
@@ -162,7 +198,7 @@ interface BudgetCommands {
   budgetHold(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<(string | number)[]>;
   budgetCloseMany(state: string, exp: string, ...holds: string[]): Promise<number>;
   budgetRenew(state: string, exp: string, holdId: string, now: number, expiresAt: number): Promise<number>;
-  budgetInitialise(cap: string, state: string, capValue: string, version: number, spent: number, ttl: number, keyId: string, keySpent: number): Promise<number>;
+  budgetInitialise(cap: string, state: string, capValue: string, version: number, spent: number, ttl: number, keyIds: string, keySpends: string): Promise<number>;
   budgetSetCap(cap: string, capValue: string, version: number): Promise<number>;
   budgetRead(cap: string, state: string, exp: string, now: number): Promise<string[] | null>;
 }
@@ -191,7 +227,7 @@ export class RedisBudgetStore implements BudgetStore {
     const reply = await this.redis.budgetHold(
       3 + counters.length,
       keys.cap, keys.state, keys.expiry, ...counters.map((c) => c.key),
-      request.nowMs, request.amount, request.holdId, request.expiresAtMs, request.key?.keyId ?? '', request.key?.cap ?? 0,
+      request.nowMs, request.amount, request.holdId, request.expiresAtMs, ...keyBudgetArgs(request.keys),
       ...counterArgs(counters),
     );
     const [status, scope, cap, spent, reserved, admitted] = reply;
@@ -204,8 +240,8 @@ export class RedisBudgetStore implements BudgetStore {
     return { status: 'held', rate };
   }
 
-  settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void> {
-    return this.close(ref, holdId, String(actual), keyId ?? '');
+  settle(ref: PeriodRef, holdId: string, actual: number, keyIds: readonly string[] = []): Promise<void> {
+    return this.close(ref, holdId, String(actual), keyIds.join(','));
   }
 
   release(ref: PeriodRef, holdId: string): Promise<void> {
@@ -218,7 +254,7 @@ export class RedisBudgetStore implements BudgetStore {
    * before the loop reads more I/O, so a request that arrives after an answer still finds its
    * settlement ahead of it on the connection.
    */
-  private close(ref: PeriodRef, holdId: string, actual: string, keyId: string): Promise<void> {
+  private close(ref: PeriodRef, holdId: string, actual: string, keyIds: string): Promise<void> {
     const keys = keysOf(ref);
     let batch = this.closing.get(keys.state);
     if (!batch) {
@@ -230,7 +266,7 @@ export class RedisBudgetStore implements BudgetStore {
       batch = { holds, done };
       this.closing.set(keys.state, batch);
     }
-    batch.holds.push(holdId, actual, keyId);
+    batch.holds.push(holdId, actual, keyIds);
     if (batch.holds.length >= MAX_CLOSE_BATCH * 3) this.closing.delete(keys.state);
     return batch.done;
   }
@@ -240,9 +276,11 @@ export class RedisBudgetStore implements BudgetStore {
     return (await this.redis.budgetRenew(keys.state, keys.expiry, holdId, nowMs, expiresAtMs)) === 1;
   }
 
-  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number, key?: { keyId: string; spent: number }): Promise<void> {
+  async initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number, keySpends: readonly KeySpend[] = []): Promise<void> {
     const keys = keysOf(ref);
-    await this.redis.budgetInitialise(keys.cap, keys.state, capValue(cap), cap.version, spent, periodTtlSeconds, key?.keyId ?? '', key?.spent ?? 0);
+    const keyIds = keySpends.map((key) => key.keyId).join(',');
+    const spends = keySpends.map((key) => String(key.spent)).join(',');
+    await this.redis.budgetInitialise(keys.cap, keys.state, capValue(cap), cap.version, spent, periodTtlSeconds, keyIds, spends);
   }
 
   async setCap(organizationId: string, cap: CapSetting): Promise<void> {
@@ -265,6 +303,11 @@ function capKey(organizationId: string): string {
 export function keysOf(ref: PeriodRef): { cap: string; state: string; expiry: string } {
   const state = `budget:{${ref.organizationId}}:${ref.period}`;
   return { cap: capKey(ref.organizationId), state, expiry: `${state}:exp` };
+}
+
+/** The key ids and caps of a hold's key budgets, as the scripts take them (comma-separated). */
+export function keyBudgetArgs(budgets: readonly KeyBudget[] = []): [string, string] {
+  return [budgets.map((budget) => budget.keyId).join(','), budgets.map((budget) => String(budget.cap)).join(',')];
 }
 
 function capValue(cap: CapSetting): string {

@@ -5,7 +5,8 @@
 // reservation lapses. Amounts are integer nano-USD so sums are exact and comparisons at the cap
 // have no rounding drift.
 // An API key with its own budget has its spend and reserved total tracked beside its
-// organization's, and a hold may carry the request's rate-limit counters, counted in the same
+// organization's; a key created with a key counts against each budgeted key above it too (a
+// hold names the whole chain), so a key's counters hold the spend through it and its descendants, and a hold may carry the request's rate-limit counters, counted in the same
 // atomic step (one Redis round trip for both).
 import type { CounterHit, WindowCount } from '../rate-limit/counters.js';
 
@@ -22,7 +23,13 @@ export interface PeriodRef {
   period: string;
 }
 
-/** An API key with a budget of its own (nano-USD per period). */
+/** A key's spend through it (its own and its descendants'), nano-USD, as loaded from the database. */
+export interface KeySpend {
+  keyId: string;
+  spent: number;
+}
+
+/** An API key with a budget of its own (nano-USD per period): the calling key or a key above it. */
 export interface KeyBudget {
   keyId: string;
   cap: number;
@@ -33,8 +40,8 @@ export interface HoldRequest extends PeriodRef {
   amount: number;
   nowMs: number;
   expiresAtMs: number;
-  /** The hold must also fit this key's budget, and counts in its reserved total. */
-  key?: KeyBudget | undefined;
+  /** The hold must also fit each of these keys' budgets, and counts in each reserved total. */
+  keys?: readonly KeyBudget[] | undefined;
   /** Rate-limit counters: counted first, and the hold is taken only when they admit the request. */
   counters?: CounterHit[] | undefined;
 }
@@ -60,14 +67,14 @@ export interface PeriodState {
 
 export interface BudgetStore {
   hold(request: HoldRequest): Promise<HoldOutcome>;
-  /** Closes the hold (if still open) and adds `actual` to the period's spend (and to `keyId`'s when tracked). */
-  settle(ref: PeriodRef, holdId: string, actual: number, keyId?: string): Promise<void>;
+  /** Closes the hold (if still open) and adds `actual` to the period's spend (and to each of `keyIds` tracked). */
+  settle(ref: PeriodRef, holdId: string, actual: number, keyIds?: readonly string[]): Promise<void>;
   /** Closes the hold (if still open) without spending. */
   release(ref: PeriodRef, holdId: string): Promise<void>;
   /** Moves an open hold's expiry; false when it is closed or already expired (a lapsed hold never comes back). */
   renew(ref: PeriodRef, holdId: string, nowMs: number, expiresAtMs: number): Promise<boolean>;
   /** Loads cap and spend (and a key's spend) where they are missing; values already present win. */
-  initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number, key?: { keyId: string; spent: number }): Promise<void>;
+  initialise(ref: PeriodRef, cap: CapSetting, spent: number, periodTtlSeconds: number, keys?: readonly KeySpend[]): Promise<void>;
   /** Stores the cap unless a newer version is already there. */
   setCap(organizationId: string, cap: CapSetting): Promise<void>;
   /** Current counters after dropping expired holds; undefined when not loaded. */

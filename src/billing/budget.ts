@@ -25,9 +25,16 @@ export interface PendingAdmission {
   countAlone(): Promise<void>;
 }
 
+export interface ReserveKey {
+  id: string;
+  monthlyBudget: number | null;
+  /** The keys this key was created under (nearest first) that have a monthly budget (USD). */
+  budgetsAbove?: readonly { id: string; monthlyBudget: number }[] | undefined;
+}
+
 export interface ReserveOptions {
-  /** The API key of the call, with its own monthly budget (USD) if it has one. */
-  apiKey?: { id: string; monthlyBudget: number | null } | undefined;
+  /** The API key of the call, with its own monthly budget (USD) if it has one, and the budgeted keys above it. */
+  apiKey?: ReserveKey | undefined;
   /** Counted with this hold when not counted yet. */
   admission?: PendingAdmission | undefined;
 }

@@ -19,8 +19,8 @@ export interface LeaseSizing {
 export type BudgetAsk =
   /** The budget is covered locally: only count the counters. */
   | { mode: 'none' }
-  /** A hold for this request alone (today's admission), with the key's own budget if any. */
-  | { mode: 'hold'; holdId: string; expiresAtMs: number; key?: KeyBudget | undefined }
+  /** A hold for this request alone (today's admission), with the key budgets it counts against, if any. */
+  | { mode: 'hold'; holdId: string; expiresAtMs: number; keys?: readonly KeyBudget[] | undefined }
   /** A lease when far from the cap, else (same id) a hold for this request alone. */
   | { mode: 'lease'; holdId: string; expiresAtMs: number; leaseExpiresAtMs: number; sizing: LeaseSizing };
 

@@ -1,6 +1,7 @@
 // What a calling API key may do on the gateway: use only the models and tiers on its allow-list
-// (403 model_not_allowed, `param: "model"`), and hold its calls against its own monthly budget
-// and the request's rate-limit counters (see billing/budget.ts).
+// (403 model_not_allowed, `param: "model"`), and hold its calls against its own monthly budget,
+// the budgets of the keys it was created under, and the request's rate-limit counters (see
+// billing/budget.ts).
 import type { ReserveOptions } from '../billing/budget.js';
 import { AppError } from '../errors.js';
 import type { ChatContext } from './types.js';
@@ -19,10 +20,15 @@ export function isModelAllowed(context: Pick<ChatContext, 'keyLimits'>, model: s
   return !allowed || allowed.includes(model);
 }
 
-/** The budget hold options of a call: the key with its own budget, and the pending rate-limit counters. */
+/** The budget hold options of a call: the key with its own budget and those above it, and the pending rate-limit counters. */
 export function holdOptionsOf(context: ChatContext): ReserveOptions {
   return {
-    apiKey: context.apiKeyId ? { id: context.apiKeyId, monthlyBudget: context.keyLimits?.monthlyBudget ?? null } : undefined,
+    apiKey: context.apiKeyId ? { id: context.apiKeyId, monthlyBudget: context.keyLimits?.monthlyBudget ?? null, budgetsAbove: budgetsAbove(context) } : undefined,
     admission: context.admission,
   };
+}
+
+function budgetsAbove(context: ChatContext): { id: string; monthlyBudget: number }[] | undefined {
+  const budgeted = context.keyLimits?.above?.flatMap((key) => (key.monthlyBudget === null ? [] : [{ id: key.id, monthlyBudget: key.monthlyBudget }]));
+  return budgeted?.length ? budgeted : undefined;
 }

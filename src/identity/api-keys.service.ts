@@ -4,7 +4,9 @@
 // (403), so an admin cannot lock the owner or another admin out. Revocation evicts the key from every API instance's
 // cache at once. A key may carry its own gateway limits (allow-listed models and tiers, a
 // monthly budget, a rate): set at creation only, so the copy cached with the caller never goes
-// stale. A key created with a key gets at most the creating key's limits.
+// stale. A key created with a key gets at most the creating key's limits, and stays under them:
+// its spend and its rate count against the creating key's (and those above it), and revoking a
+// key revokes the keys created under it.
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { billingPeriodOf } from '../billing/period.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
@@ -70,8 +72,9 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
       createdAt: ctx.clock.now(),
     });
     const keyLimits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute };
-    audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix, ...keyLimits });
+    audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix, ...keyLimits, ...(caller.apiKeyId ? { createdWithKey: caller.apiKeyId } : {}) });
     await em.flush();
+    if (caller.via === 'api_key' && caller.apiKeyId) await recordAncestors(em, key.id, caller.apiKeyId);
     return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString(), ...keyLimits };
   });
 }
@@ -96,6 +99,16 @@ export function withinCreatorLimits(input: CreateApiKeyInput, ceiling: KeyLimits
   };
 }
 
+/** The new key sits under the key that created it and under every key above that one. */
+async function recordAncestors(em: IdentityContext['em'], keyId: string, creatorKeyId: string): Promise<void> {
+  await em.execute(
+    `insert into "api_key_ancestors" ("key_id", "ancestor_id", "depth")
+      select ?::uuid, ?::uuid, 1
+      union all select ?::uuid, "ancestor_id", "depth" + 1 from "api_key_ancestors" where "key_id" = ?`,
+    [keyId, creatorKeyId, keyId, creatorKeyId],
+  );
+}
+
 export async function listApiKeys(ctx: IdentityContext): Promise<{ apiKeys: ApiKeyView[]; total: number }> {
   const keys = await ctx.em.find(ApiKey, visibleKeys(ctx.caller), { orderBy: { createdAt: 'desc', id: 'desc' } });
   const spend = await spendThisMonth(ctx, keys.map((key) => key.id));
@@ -115,18 +128,27 @@ async function spendThisMonth(ctx: IdentityContext, keyIds: string[]): Promise<M
   return new Map(rows.map((row) => [row.api_key_id, Number(row.spent)]));
 }
 
-/** Revokes a key (idempotent). Effective on the next request on every API instance. */
+/**
+ * Revokes a key (idempotent) and every key created under it: a key minted from a leaked key goes
+ * with it. Effective on the next request on every API instance.
+ */
 export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<void> {
   const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id }, { populate: ['user'] });
   if (!key) throw notFound('API key');
   if (key.user.role === 'owner' && key.user.id !== ctx.caller.userId) throw forbidden("Only the owner revokes the owner's API keys");
   // Only the owner manages admins: one admin does not revoke another's keys.
   if (key.user.role === 'admin' && key.user.id !== ctx.caller.userId && ctx.caller.role !== 'owner') throw forbidden("Only the owner revokes another admin's API keys");
-  if (key.revokedAt) return;
-  key.revokedAt = ctx.clock.now();
-  audit(ctx, 'api_key.revoked', key, { name: key.name, prefix: key.prefix });
-  await ctx.em.flush();
-  await credentialCacheFor(ctx.shared).invalidate({ apiKeyId: key.id });
+  const revoked = await ctx.em.transactional(async (em) => {
+    const rows = await em.execute<Array<{ id: string }>>(
+      `update "api_keys" set "revoked_at" = ? where "revoked_at" is null and "organization_id" = ?
+        and ("id" = ? or "id" in (select "key_id" from "api_key_ancestors" where "ancestor_id" = ?)) returning "id"`,
+      [ctx.clock.now(), ctx.caller.organizationId, key.id, key.id],
+    );
+    const under = rows.map((row) => row.id).filter((id) => id !== key.id);
+    if (rows.length) audit({ ...ctx, em }, 'api_key.revoked', key, { name: key.name, prefix: key.prefix, ...(under.length ? { keysCreatedUnder: under } : {}) });
+    return rows.map((row) => row.id);
+  });
+  for (const apiKeyId of revoked) await credentialCacheFor(ctx.shared).invalidate({ apiKeyId });
 }
 
 function visibleKeys(caller: Caller) {

@@ -3,7 +3,7 @@
 // response never tells which.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unauthorized } from '../errors.js';
-import type { Caller } from './caller.js';
+import type { Caller, KeyAbove } from './caller.js';
 import { ApiKey } from './entities.js';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
 
@@ -21,6 +21,7 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
     { populate: ['user'], fields: ['id', 'organization', 'models', 'monthlyBudget', 'rateLimitPerMinute', 'user.id', 'user.email', 'user.role', 'user.status', 'user.organization'] },
   );
   if (!key || key.user.status !== 'active') throw unauthorized();
+  const above = await limitsAbove(em, key.id);
   return {
     organizationId: key.user.organization.id,
     userId: key.user.id,
@@ -28,6 +29,16 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
     role: key.user.role,
     via: 'api_key',
     apiKeyId: key.id,
-    keyLimits: { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute },
+    keyLimits: { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute, ...(above.length ? { above } : {}) },
   };
+}
+
+/** The limits of the keys above a key (created it, or created its creator...), nearest first; those without limits left out. */
+async function limitsAbove(em: EntityManager, keyId: string): Promise<KeyAbove[]> {
+  const rows = await em.execute<Array<{ id: string; monthly_budget: number | null; rate_limit_per_minute: number | null }>>(
+    `select k."id", k."monthly_budget", k."rate_limit_per_minute" from "api_key_ancestors" a join "api_keys" k on k."id" = a."ancestor_id"
+      where a."key_id" = ? and (k."monthly_budget" is not null or k."rate_limit_per_minute" is not null) order by a."depth"`,
+    [keyId],
+  );
+  return rows.map((row) => ({ id: row.id, monthlyBudget: row.monthly_budget === null ? null : Number(row.monthly_budget), rateLimitPerMinute: row.rate_limit_per_minute }));
 }

@@ -22,6 +22,17 @@ export interface KeyLimits {
   monthlyBudget: number | null;
   /** Requests per minute; null = the service default. */
   rateLimitPerMinute: number | null;
+  /**
+   * The keys this key was created under (nearest first) that have a budget or a rate of their
+   * own: calls with this key count against theirs too, so keys minted from a key share its limits.
+   */
+  above?: readonly KeyAbove[] | undefined;
+}
+
+export interface KeyAbove {
+  id: string;
+  monthlyBudget: number | null;
+  rateLimitPerMinute: number | null;
 }
 
 const RANK: Record<Role, number> = { member: 0, admin: 1, owner: 2 };

@@ -68,6 +68,10 @@ export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>):
       hits = [
         { key: `rl:credential:{${caller.organizationId}}:${credential}`, windowMs: MINUTE_MS, limit: caller.keyLimits?.rateLimitPerMinute ?? deps.config.RATE_LIMIT_PER_KEY_PER_MINUTE },
         { key: `rl:organization:{${caller.organizationId}}`, windowMs: MINUTE_MS, limit: deps.config.RATE_LIMIT_PER_ORG_PER_MINUTE },
+        // A key created with a key counts in the rate of each key above it that has one.
+        ...(caller.keyLimits?.above ?? []).flatMap((above) => (above.rateLimitPerMinute === null ? [] : [
+          { key: `rl:credential:{${caller.organizationId}}:key:${above.id}`, windowMs: MINUTE_MS, limit: above.rateLimitPerMinute },
+        ])),
       ];
       countersByCaller.set(caller, hits);
     }
@@ -88,10 +92,11 @@ class Admission implements PendingAdmission {
 
   apply(result: HitResult): void {
     this.counted = true;
-    const [byCredential, byOrganization] = result.windows.map((counted, i) => decision(this.counters[i]!.limit, counted, result.admitted));
-    const binding = tighter(byCredential!, byOrganization!);
+    // Counters: the credential's, the organization's, then those of the keys above the credential.
+    const decisions = result.windows.map((counted, i) => decision(this.counters[i]!.limit, counted, result.admitted));
+    const binding = decisions.reduce(tighter);
     if (!binding.allowed) {
-      metrics.rateLimitRejections.inc({ scope: byCredential!.allowed ? 'organization' : 'credential' });
+      metrics.rateLimitRejections.inc({ scope: decisions[1]!.allowed ? 'credential' : 'organization' });
       throw rateLimitedError(binding);
     }
     if (!this.res.headersSent) setRateLimitHeaders(this.res, binding);
