@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when the code has an import cycle, type-only imports included (dpdm without -T): a cycle
-# means a piece is in the wrong layer (see README "Architecture"). Checks src/, test/, bench/ and
+# means a piece is in the wrong layer (see docs/ARCHITECTURE.md). Checks src/, test/, bench/ and
 # scripts/ of the repository, or of the directory given as the first argument (the test of this
 # check runs it on a fixture with a deliberate cycle).
 set -euo pipefail

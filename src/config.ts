@@ -42,7 +42,7 @@ const envSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   /** Origin of the Temporal Web UI, allowed with credentials on the codec endpoints; default http://localhost:$TEMPORAL_UI_PORT. */
   TEMPORAL_UI_ORIGIN: optionalString.pipe(z.url().optional()),
-  // Connection to a production Temporal cluster (README "Temporal connection"): a PEM file path or the PEM text.
+  // Connection to a production Temporal cluster (docs/operations.md, "Production deployment"): a PEM file path or the PEM text.
   TEMPORAL_TLS_CERT: optionalString,
   TEMPORAL_TLS_KEY: optionalString,
   TEMPORAL_TLS_CA: optionalString,
@@ -81,9 +81,9 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   /** How long POST /v1/responses keeps a stored response (`store`, the default) and its items, in days. */
   RESPONSES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** How long an unsettled budget reservation holds budget without renewal before it lapses (README "Billing"). */
+  /** How long an unsettled budget reservation holds budget without renewal before it lapses (docs/billing.md). */
   BUDGET_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(600),
-  /** Largest budget lease (USD) one API instance holds per organization for local admission; 0 = a Redis hold per request (README "Billing"). */
+  /** Largest budget lease (USD) one API instance holds per organization for local admission; 0 = a Redis hold per request (docs/billing.md). */
   BUDGET_LEASE_MAX_USD: z.coerce.number().min(0).default(1),
   /** How often leases sync settled spend, renew, and re-check the cap: a lowered cap binds every instance within this (plus a round trip). */
   BUDGET_LEASE_SYNC_MS: z.coerce.number().int().min(10).max(10_000).default(250),
@@ -92,20 +92,20 @@ const envSchema = z.object({
   /** Webhook deliveries accepted per webhook id, and per client IP, per minute. */
   WEBHOOK_RATE_LIMIT_PER_WEBHOOK: z.coerce.number().int().positive().default(120),
   WEBHOOK_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(600),
-  // Automations (README "Automations").
+  // Automations (docs/automations.md).
   /** Shortest allowed interval between two fires; below 60 a 6th (seconds) cron field is accepted. */
   AUTOMATION_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
   /**
    * How long before its fire a scheduled run's workflow is started to wait for it (at most half the
    * schedule's interval), so a burst of fires at one instant costs fewer workflow tasks then, for
-   * more in all; 0 (the default) starts each run at its fire. README "Automations".
+   * more in all; 0 (the default) starts each run at its fire. docs/automations.md.
    */
   AUTOMATION_ARM_LEAD_SECONDS: z.coerce.number().int().min(0).max(600).default(0),
   /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
   // An evicted automation replays its history since the last continue-as-new at its next fire
   // (~0.75 ms of CPU per event): 500 events (~40 fires) keep that replay under ~0.4 s.
   AUTOMATION_CONTINUE_AS_NEW_EVENTS: z.coerce.number().int().min(10).default(500),
-  // Worker capacity (README "Processes"); unset means our defaults (src/worker/worker.ts), else the SDK's.
+  // Worker capacity (docs/operations.md); unset means our defaults (src/worker/worker.ts), else the SDK's.
   /** Workflows the main queue's worker keeps in memory between tasks (memory vs. replays); default 3,000. */
   WORKER_MAX_CACHED_WORKFLOWS: optionalNumber(z.coerce.number().int().min(0)),
   /** Run workflows the runs queue's worker keeps in memory between tasks; default 250. */
@@ -153,7 +153,7 @@ const envSchema = z.object({
       .refine((items) => items.every(isProxyEntry), 'must be IP addresses or CIDRs, comma-separated (not a boolean)')
       .optional(),
   ),
-  // Identity and access (README "Identity and access").
+  // Identity and access (docs/identity.md).
   SESSION_COOKIE_DOMAIN: optionalString,
   /** Secure flag of svc_session; default on, off only when PUBLIC_BASE_URL is http://localhost. */
   SESSION_COOKIE_SECURE: booleanFlag,
@@ -181,7 +181,7 @@ const envSchema = z.object({
   TOOLS_TEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Connection health tests running at once in one API process (each starts a connector); beyond it 429. */
   TOOLS_TEST_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-  // Connector confinement (README "Tools", SECURITY.md).
+  // Connector confinement (docs/tools.md, SECURITY.md).
   /** Root of each organization's connector files (`<dir>/<organizationId>/`); default `$DATA_DIR/tools`. */
   TOOLS_DATA_DIR: optionalString,
   /** Hosts, host:port or CIDRs that connections may reach although private or loopback. */

@@ -2,8 +2,8 @@
 // `sha256=<hex HMAC-SHA256 of the exact body bytes>` with the channel's secret;
 // X-Service-Timestamp is the attempt time; X-Service-Signature-V2 is
 // `sha256=<hex HMAC-SHA256 of "<X-Service-Timestamp>.<body>">`, so a captured delivery cannot be
-// replayed later under a fresh timestamp (receivers check the timestamp is within 5 minutes, README
-// "Webhooks"); X-Service-Delivery-Id is stable across retries, so a receiver can drop a repeat;
+// replayed later under a fresh timestamp (receivers check the timestamp is within 5 minutes,
+// docs/automations.md "Channels"); X-Service-Delivery-Id is stable across retries, so a receiver can drop a repeat;
 // X-Service-Event names what produced it (an automation run or an assistant's webhook execution).
 // The body is built from the message alone: every retry sends the same bytes.
 import { createHmac } from 'node:crypto';

@@ -68,7 +68,7 @@ await runMain('dev', async () => {
       `  Health            http://localhost:${api.port}/readyz`,
       `  Temporal Web UI   ${temporalServer?.uiUrl ?? '(external Temporal at ' + config.TEMPORAL_ADDRESS + ')'}`,
       `  Temporal address  ${temporalServer?.address ?? config.TEMPORAL_ADDRESS}`,
-      `  Codec server      ${codecEndpoint}   (the Web UI decodes payloads here: sign in, README "Reading runs in the Web UI")`,
+      `  Codec server      ${codecEndpoint}   (the Web UI decodes payloads here: sign in, docs/operations.md, "Reading runs in the Web UI")`,
       `  Database          ${describeDatabase(databaseTarget(config))}`,
       `  Redis             ${config.REDIS_URL ? 'REDIS_URL' : 'in-process fallback (single instance)'}`,
       `  Data directory    ${config.dataDir}`,

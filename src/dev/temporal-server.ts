@@ -235,8 +235,8 @@ function uiCodecArgs(options: DevServerOptions): string[] {
  * - the search attributes' cache is not reloaded from the database at every read (the CLI turns
  *   that on so that attributes added while it runs apply at once; ours are registered at start:
  *   a perf profile of a burst of fires showed the reloads at 6% of the server's CPU).
- * A production cluster sets what applies in its own dynamic config (README "Processes", "The dev
- * server's settings").
+ * A production cluster sets what applies in its own dynamic config (docs/operations.md, "The
+ * Temporal dev server").
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = {
   'matching.numTaskqueueReadPartitions': 1,

@@ -1,6 +1,6 @@
 // Fault injection against the real parts: a private Redis killed under load and restarted on the
 // same port, PostgreSQL cut off behind a TCP proxy and restored, upstream providers that answer
-// garbage or hang. Each case checks the documented answer while the fault lasts (README,
+// garbage or hang. Each case checks the documented answer while the fault lasts (docs/operations.md,
 // "When a dependency fails"), that the process keeps serving, and that it recovers without a
 // restart.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';

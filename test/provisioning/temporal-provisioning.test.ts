@@ -1,4 +1,4 @@
-// Temporal provisioning as the README's commands run it, on fakes: scripts/temporal.sh with a
+// Temporal provisioning as `npm run dev` and `npm test` run it (docs/operations.md), on fakes: scripts/temporal.sh with a
 // PATH holding a fake `temporal` or a fake `go` (nothing is built or downloaded), an empty HOME
 // for the cache, scripts/dev.sh in a scratch copy of the repo with a fake `node`, and the
 // TypeScript side's order (CLI, then the SDK's download) with the script's real answers.

@@ -1,5 +1,5 @@
 // POST /v1/codec/encode and /v1/codec/decode: the codec server the Temporal Web UI calls to show
-// encrypted payloads (README "Reading runs in the Web UI through the codec server"). Admins and
+// encrypted payloads (docs/operations.md, "Reading runs in the Web UI through the codec server"). Admins and
 // the owner, by API key or session; the session cookie is also accepted from the Web UI's
 // origin, which CORS lets call these two routes with credentials (codecCors).
 import { Router, type RequestHandler } from 'express';
