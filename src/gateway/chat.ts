@@ -261,8 +261,8 @@ export class ChatService {
     return Math.floor(this.deps.clock.now().getTime() / 1000);
   }
 
-  /** The request's messages and tools as they may leave (masked), or 403 dlp_blocked. */
-  private async inspect(context: ChatContext, request: ChatCompletionRequest, trail: Trail): Promise<Pick<ChatCompletionRequest, 'messages' | 'tools'>> {
+  /** The request's messages, tools and structured-output format as they may leave (masked), or 403 dlp_blocked. */
+  private async inspect(context: ChatContext, request: ChatCompletionRequest, trail: Trail): Promise<Pick<ChatCompletionRequest, 'messages' | 'tools' | 'response_format'>> {
     const inspected = await this.deps.dlp.inspect(context.organizationId, request);
     trail.findings = inspected.findings;
     if (inspected.blocked.length > 0) {
@@ -273,7 +273,7 @@ export class ChatService {
       });
     }
     if (this.deps.config.auditPromptText) trail.promptText = JSON.stringify(inspected.messages);
-    return { messages: inspected.messages, ...(inspected.tools ? { tools: inspected.tools } : {}) };
+    return { messages: inspected.messages, ...(inspected.tools ? { tools: inspected.tools } : {}), ...(inspected.response_format ? { response_format: inspected.response_format } : {}) };
   }
 
   private startTrail(request: ChatCompletionRequest): Trail {

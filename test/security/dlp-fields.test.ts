@@ -1,14 +1,20 @@
 // Attacker's tests for issue 29, finding 7: a secret placed in a field DLP did not read leaves for
-// the upstream. The test walks the project's own request schemas (chat completions and
-// embeddings, as JSON Schema) and fails on any free-text string field that is not listed in
-// src/gateway/dlp/fields.ts; then it puts a secret in each listed field of a real request and
-// expects 403 dlp_blocked. Identifiers (ids, function and tool names) are scanned but never
-// masked: with the secrets detector set to mask, a secret there still blocks.
+// the upstream. The test walks the project's own request schemas (chat completions, embeddings,
+// Responses and Anthropic Messages, as JSON Schema) and fails on any free-text string field that
+// is not listed in src/gateway/dlp/fields.ts; then it puts a secret in each listed field of a
+// real request and expects 403 dlp_blocked with nothing sent upstream (OpenAI-style and
+// Anthropic-style upstreams, whose requests are built differently), and for each field listed
+// as ignored, that the secret never reaches either upstream. Identifiers (ids, function and tool
+// names, stop sequences) are scanned but never masked: with the secrets detector set to mask, a
+// secret there still blocks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { chatCompletionRequestSchema } from '../../src/gateway/chat.schemas.js';
-import { CHAT_REQUEST_FIELDS, EMBEDDING_REQUEST_FIELDS, type FieldTreatment } from '../../src/gateway/dlp/fields.js';
+import { CHAT_REQUEST_FIELDS, EMBEDDING_REQUEST_FIELDS, MESSAGES_REQUEST_FIELDS, RESPONSES_REQUEST_FIELDS, type FieldTreatment } from '../../src/gateway/dlp/fields.js';
 import { embeddingRequestSchema } from '../../src/gateway/embeddings.schemas.js';
+import { messagesRequestSchema } from '../../src/gateway/wire/messages.schemas.js';
+import { responsesRequestSchema } from '../../src/gateway/wire/responses.schemas.js';
+import { FAKE_EMBEDDING_MODEL, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import type { ChannelMessage, ChannelTarget } from '../../src/channels/index.js';
 import { deliverToChannel } from '../../src/webhooks/assistant-run.js';
 import { call } from '../helpers/http.js';
@@ -19,18 +25,21 @@ const SECRET = `ghp_${'a1B2'.repeat(9)}`;
 
 type Json = Record<string, any>;
 
+/** Whether a JSON Schema node admits `type` (`"type": "string"` or `"type": ["string", "null"]`). */
+const admits = (schema: Json, type: string) => schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
+
 /** Every string leaf of a JSON Schema: its path (`messages[].content[].text`) and whether its values are fixed (enum, const). */
 function stringLeaves(schema: Json, path = '', out = new Map<string, 'free' | 'fixed'>()): Map<string, 'free' | 'fixed'> {
   for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) stringLeaves(branch, path, out);
-  if (schema.type === 'string' || (schema.const !== undefined && typeof schema.const === 'string') || (Array.isArray(schema.enum) && schema.enum.every((v: unknown) => typeof v === 'string'))) {
+  if (admits(schema, 'string') || (schema.const !== undefined && typeof schema.const === 'string') || (Array.isArray(schema.enum) && schema.enum.some((v: unknown) => typeof v === 'string'))) {
     const fixed = schema.const !== undefined || Array.isArray(schema.enum);
     if (out.get(path) !== 'free') out.set(path, fixed ? 'fixed' : 'free');
   }
-  if (schema.type === 'object' || schema.properties) {
+  if (admits(schema, 'object') || schema.properties) {
     for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) stringLeaves(property, path ? `${path}.${name}` : name, out);
     if (schema.additionalProperties && typeof schema.additionalProperties === 'object') stringLeaves(schema.additionalProperties, `${path}.*`, out);
   }
-  if (schema.type === 'array' && schema.items) stringLeaves(schema.items, `${path}[]`, out);
+  if (admits(schema, 'array') && schema.items) stringLeaves(schema.items, `${path}[]`, out);
   return out;
 }
 
@@ -40,28 +49,42 @@ describe('every free-text string field of the request schemas is listed for DLP'
   it.each([
     ['chat completions', chatCompletionRequestSchema, CHAT_REQUEST_FIELDS],
     ['embeddings', embeddingRequestSchema, EMBEDDING_REQUEST_FIELDS],
+    ['responses', responsesRequestSchema, RESPONSES_REQUEST_FIELDS],
+    ['messages', messagesRequestSchema, MESSAGES_REQUEST_FIELDS],
   ] as const)('%s: no string field is left out of src/gateway/dlp/fields.ts', (_name, schema, fields: Readonly<Record<string, FieldTreatment>>) => {
     const leaves = leavesOf(schema);
     expect(leaves.size).toBeGreaterThan(0);
     const missing = [...leaves].filter(([path, kind]) => kind === 'free' && fields[path] === undefined).map(([path]) => path);
     expect(missing, 'string fields DLP does not know about').toEqual([]);
+    // And the list names no field the schema does not have (a renamed field would leave its new name unlisted).
+    const stale = Object.keys(fields).filter((path) => !leaves.has(path) && !UNTYPED_JSON.has(path));
+    expect(stale, 'listed fields the schema does not have').toEqual([]);
   });
 });
 
+/** JSON values the schemas take as any JSON (no string leaf to find): listed as json. */
+const UNTYPED_JSON = new Set(['tools[].function.parameters', 'tools[].parameters', 'text.format.schema', 'tools[].input_schema', 'messages[].content[].input']);
+
 let stack: Stack;
 let org: TestOrganization;
+let openai: FakeUpstream;
+let anthropic: FakeUpstream;
 
 beforeAll(async () => {
-  stack = await startStack({ worker: false });
+  openai = await startFakeUpstream();
+  anthropic = await startFakeUpstream();
+  stack = await startStack({ worker: false, env: { GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: openai, anthropic })) } });
   org = await createTestOrganization(stack.runtime.orm);
 });
 afterAll(async () => {
   await stack?.stop();
+  await openai?.close();
+  await anthropic?.close();
 });
 
 /** A chat request with every field present, so each path below has somewhere to go. */
 const fullChatRequest = (): Json => ({
-  model: 'dev-echo',
+  model: 'fake-model',
   messages: [
     { role: 'system', content: 'Be brief.', name: 'setup' },
     { role: 'user', content: [{ type: 'text', text: 'Look at this.' }, { type: 'image_url', image_url: { url: 'https://images.example.test/a.png', detail: 'low' } }], name: 'alice' },
@@ -75,6 +98,13 @@ const fullChatRequest = (): Json => ({
 /** Sets the value at a schema path (`messages[].name`) on the first array element that has that field. */
 function setPath(target: Json, path: string, value: unknown): boolean {
   const [head, ...rest] = path.split('.');
+  if (head === '*') {
+    // Any key of a record: the first one.
+    const first = Object.keys(target)[0];
+    if (first === undefined || rest.length > 0) return false;
+    target[first] = value;
+    return true;
+  }
   const isArray = head!.endsWith('[]');
   const key = isArray ? head!.slice(0, -2) : head!;
   if (rest.length === 0 && !isArray) {
@@ -100,6 +130,70 @@ function setPath(target: Json, path: string, value: unknown): boolean {
 const scanned = (fields: Readonly<Record<string, FieldTreatment>>, kinds: FieldTreatment[]) => Object.entries(fields).filter(([, kind]) => kinds.includes(kind)).map(([path]) => path);
 const valueFor = (kind: FieldTreatment) => (kind === 'url' ? `https://images.example.test/${SECRET}.png` : kind === 'json' ? { leaked: SECRET } : SECRET);
 
+/** A Responses request with every field present. */
+const fullResponsesRequest = (model: string): Json => ({
+  model,
+  instructions: 'Be brief.',
+  input: [
+    { type: 'message', id: 'msg_1', role: 'user', content: [{ type: 'input_text', text: 'Look at this.' }, { type: 'input_image', image_url: 'https://images.example.test/a.png' }] },
+    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.' }, { type: 'refusal', refusal: 'Not that.' }] },
+    { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
+    { type: 'function_call_output', id: 'fco_1', call_id: 'call_1', output: 'result' },
+    { type: 'function_call', id: 'fc_2', call_id: 'call_2', name: 'lookup', arguments: '{"q":"y"}' },
+    { type: 'function_call_output', id: 'fco_2', call_id: 'call_2', output: [{ type: 'input_text', text: 'second result' }] },
+    { role: 'user', content: 'And now?' },
+  ],
+  tools: [{ type: 'function', name: 'lookup', description: 'Looks things up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }],
+  tool_choice: { type: 'function', name: 'lookup' },
+  text: { format: { type: 'json_schema', name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+  metadata: { tag: 'one' },
+  store: false,
+});
+
+/** A Messages request with every field present. */
+const fullMessagesRequest = (model: string): Json => ({
+  model,
+  max_tokens: 64,
+  system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+  messages: [
+    { role: 'user', content: [
+      { type: 'text', text: 'Look at these.', cache_control: { type: 'ephemeral' } },
+      { type: 'image', source: { type: 'url', url: 'https://images.example.test/a.png' } },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+    ] },
+    { role: 'assistant', content: [
+      { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
+      { type: 'tool_use', id: 'toolu_2', name: 'lookup', input: { q: 'y' } },
+    ] },
+    { role: 'user', content: [
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'result' },
+      { type: 'tool_result', tool_use_id: 'toolu_2', content: [
+        { type: 'text', text: 'second result', cache_control: { type: 'ephemeral' } },
+        { type: 'image', source: { type: 'url', url: 'https://images.example.test/b.png' } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      ] },
+    ] },
+    { role: 'assistant', content: 'Done.' },
+    { role: 'user', content: 'And now?' },
+  ],
+  tools: [{ name: 'lookup', description: 'Looks things up', input_schema: { type: 'object', properties: { q: { type: 'string' } } }, cache_control: { type: 'ephemeral' } }],
+  tool_choice: { type: 'tool', name: 'lookup' },
+  stop_sequences: ['END'],
+  metadata: { user_id: 'user-1' },
+});
+
+const WIRES = [
+  { name: 'responses', path: '/responses', fields: RESPONSES_REQUEST_FIELDS, template: fullResponsesRequest },
+  { name: 'messages', path: '/messages', fields: MESSAGES_REQUEST_FIELDS, template: fullMessagesRequest },
+] as const;
+const UPSTREAMS = [
+  { kind: 'OpenAI-style', model: 'fake-model' },
+  { kind: 'Anthropic-style', model: 'fake-claude' },
+] as const;
+const upstreamSaw = (secret: string) => [...openai.requests, ...anthropic.requests].some((request) => JSON.stringify(request.body).includes(secret));
+const cases = (kinds: FieldTreatment[]) =>
+  WIRES.flatMap((wire) => UPSTREAMS.flatMap((upstream) => scanned(wire.fields, kinds).map((field) => ({ ...wire, ...upstream, field, label: `${wire.name} → ${upstream.kind}: ${field}` }))));
+
 describe('a secret in any listed field of a real request is blocked', () => {
   it.each(scanned(CHAT_REQUEST_FIELDS, ['text', 'identifier', 'url', 'json']))('chat completions: %s', async (path) => {
     const body = fullChatRequest();
@@ -111,10 +205,47 @@ describe('a secret in any listed field of a real request is blocked', () => {
 
   it.each(scanned(EMBEDDING_REQUEST_FIELDS, ['text', 'identifier']))('embeddings: %s', async (path) => {
     const input = path === 'input' ? SECRET : path === 'input[]' ? ['one', SECRET] : ['one', 'two'];
-    const body: Json = { model: 'dev-embedding', input, user: path === 'user' ? SECRET : 'user-1' };
+    const body: Json = { model: FAKE_EMBEDDING_MODEL, input, user: path === 'user' ? SECRET : 'user-1' };
     const res = await call(stack.baseUrl, 'POST', '/embeddings', { key: org.member.key, body });
     expect(res.status, res.text).toBe(403);
     expect(res.body.error).toMatchObject({ code: 'dlp_blocked', detectors: ['github_token'] });
+  });
+
+  it.each(cases(['text', 'identifier', 'url', 'json']))('$label', async ({ path, fields, template, model, field }) => {
+    openai.reset();
+    anthropic.reset();
+    const body = template(model);
+    expect(setPath(body, field, valueFor(fields[field]!)), `the template has ${field}`).toBe(true);
+    const res = await call<any>(stack.baseUrl, 'POST', path, { key: org.member.key, body });
+    expect(res.status, res.text).toBe(403);
+    // OpenAI-shaped on /v1/responses, Anthropic-shaped on /v1/messages; either way the detector is named, never the match.
+    expect(res.text).toContain('github_token');
+    expect(res.text).not.toContain(SECRET);
+    expect(openai.requests.length + anthropic.requests.length).toBe(0);
+  });
+
+  it.each(cases(['ignored']))('$label is never sent upstream', async ({ path, fields, template, model, field }) => {
+    openai.reset();
+    anthropic.reset();
+    const body = template(model);
+    if (field === 'previous_response_id') body[field] = SECRET;
+    else expect(setPath(body, field, valueFor(fields[field]!)), `the template has ${field}`).toBe(true);
+    const res = await call<any>(stack.baseUrl, 'POST', path, { key: org.member.key, body });
+    // previous_response_id names no stored response: 400 (as OpenAI answers) before any upstream call; the others are answered.
+    expect(res.status, res.text).toBe(field === 'previous_response_id' ? 400 : 200);
+    if (res.status === 200) expect(openai.requests.length + anthropic.requests.length).toBe(1);
+    expect(upstreamSaw(SECRET)).toBe(false);
+  });
+
+  it.each(WIRES.flatMap((wire) => UPSTREAMS.map((upstream) => ({ ...wire, ...upstream }))))('the $name template passes to the $kind upstream, with its images as sent', async ({ path, template, model }) => {
+    openai.reset();
+    anthropic.reset();
+    const res = await call<any>(stack.baseUrl, 'POST', path, { key: org.member.key, body: template(model) });
+    expect(res.status, res.text).toBe(200);
+    expect(openai.requests.length + anthropic.requests.length).toBe(1);
+    // What the template says is there (so a field silently dropped upstream is seen here).
+    expect(upstreamSaw('Be brief.')).toBe(true);
+    expect(upstreamSaw('lookup')).toBe(true);
   });
 
   it('the template itself passes, and a data: image URL is not text (left alone)', async () => {

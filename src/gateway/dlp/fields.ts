@@ -9,7 +9,12 @@
 //   json        a JSON value whose every string (keys included) is scanned as text
 //   routing     read by the gateway to choose a route and never sent upstream as written (the
 //               target's upstream model is sent instead)
-export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'routing';
+//   image       image bytes (base64), not text: sent as the image and left alone, like a data: URL
+//   ignored     accepted and never sent upstream (kept at most with a stored response, which is
+//               encrypted and read back only by the organization)
+// The Responses and Messages routes translate their bodies into the chat request, so their fields
+// reach the same scan; a stop sequence is an identifier (a masked one would be another sequence).
+export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'image' | 'routing' | 'ignored';
 
 export const CHAT_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
   model: 'routing',
@@ -32,4 +37,58 @@ export const EMBEDDING_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> 
   input: 'text',
   'input[]': 'text',
   user: 'identifier',
+};
+
+export const RESPONSES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
+  model: 'routing',
+  input: 'text',
+  instructions: 'text',
+  'input[].id': 'ignored',
+  'input[].content': 'text',
+  'input[].content[].text': 'text',
+  'input[].content[].refusal': 'text',
+  'input[].content[].image_url': 'url',
+  'input[].call_id': 'identifier',
+  'input[].name': 'identifier',
+  'input[].arguments': 'text',
+  'input[].output': 'text',
+  'input[].output[].text': 'text',
+  'tools[].name': 'identifier',
+  'tools[].description': 'text',
+  'tools[].parameters': 'json',
+  'tool_choice.name': 'identifier',
+  'text.format.name': 'identifier',
+  'text.format.description': 'text',
+  'text.format.schema': 'json',
+  'metadata.*': 'ignored',
+  previous_response_id: 'ignored',
+};
+
+export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
+  model: 'routing',
+  system: 'text',
+  'system[].text': 'text',
+  'system[].cache_control.type': 'ignored',
+  'messages[].content': 'text',
+  'messages[].content[].text': 'text',
+  'messages[].content[].cache_control.type': 'ignored',
+  'messages[].content[].source.data': 'image',
+  'messages[].content[].source.url': 'url',
+  'messages[].content[].id': 'identifier',
+  'messages[].content[].name': 'identifier',
+  'messages[].content[].input': 'json',
+  'messages[].content[].tool_use_id': 'identifier',
+  'messages[].content[].content': 'text',
+  'messages[].content[].content[].text': 'text',
+  'messages[].content[].content[].cache_control.type': 'ignored',
+  // A tool result's images are not sent (the internal tool message is text): dropped.
+  'messages[].content[].content[].source.data': 'ignored',
+  'messages[].content[].content[].source.url': 'ignored',
+  'tools[].name': 'identifier',
+  'tools[].description': 'text',
+  'tools[].input_schema': 'json',
+  'tools[].cache_control.type': 'ignored',
+  'tool_choice.name': 'identifier',
+  'stop_sequences[]': 'identifier',
+  'metadata.user_id': 'ignored',
 };

@@ -2,15 +2,15 @@
 // per-organization policy. inspectRequest() is what the gateway calls before any upstream call:
 // it scans every text of the request that leaves, as fields.ts lists them: message content
 // (string or parts, http(s) image URLs included), tool-call arguments, tool results, tool
-// descriptions and parameter schemas, and the identifiers (names, ids, tool_choice), which are
-// never masked: a finding in an identifier blocks.
-import type { ChatCompletionRequest, ChatMessage, ContentPart, ToolCall, ToolDefinition } from '../types.js';
+// descriptions and parameter schemas, a structured-output schema, and the identifiers (names,
+// ids, tool_choice, stop sequences), which are never masked: a finding in an identifier blocks.
+import type { ChatCompletionRequest, ChatMessage, ContentPart, ResponseFormat, ToolCall, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
 import type { DlpPolicies, DlpPolicy } from './policy.js';
 import { activeTypesOfCached, policySteps, runSteps, type ScanSteps } from './scanner.js';
 
 export { DETECTOR_TYPES, type DetectorType } from './detectors.js';
-export { CHAT_REQUEST_FIELDS, EMBEDDING_REQUEST_FIELDS, type FieldTreatment } from './fields.js';
+export { CHAT_REQUEST_FIELDS, EMBEDDING_REQUEST_FIELDS, MESSAGES_REQUEST_FIELDS, RESPONSES_REQUEST_FIELDS, type FieldTreatment } from './fields.js';
 export { DEFAULT_DLP_POLICY, DLP_ACTIONS, DlpPolicies, type DlpAction, type DlpPolicy, type DlpPolicyView } from './policy.js';
 export { applyPolicy, applyPolicyAsync, maskText, scanText, scanTextAsync, type DlpFinding, type DlpTextResult } from './scanner.js';
 
@@ -19,6 +19,8 @@ export interface DlpVerdict {
   messages: ChatMessage[];
   /** The tools to offer upstream (masked likewise); absent when the request had none. */
   tools?: ToolDefinition[] | undefined;
+  /** The structured-output format to send (its description and schema masked likewise); absent when the request had none. */
+  response_format?: ResponseFormat | undefined;
   /** Detector type -> matches, over all texts; never the matched text. */
   findings: Record<string, number>;
   /** Types found whose action is block; non-empty means the request must not go upstream. */
@@ -48,6 +50,9 @@ export interface InspectedRequest {
   messages: ChatMessage[];
   tools?: ToolDefinition[] | undefined;
   tool_choice?: ChatCompletionRequest['tool_choice'] | undefined;
+  /** Stop sequences: identifiers (a masked stop sequence would be another one). */
+  stop?: readonly string[] | undefined;
+  response_format?: ResponseFormat | undefined;
   /** Other identifiers that leave with the request (an embeddings request's `user`). */
   identifiers?: readonly string[] | undefined;
 }
@@ -66,6 +71,7 @@ class PolicyScan {
   *request(request: InspectedRequest): ScanSteps<DlpVerdict> {
     if (typeof request.tool_choice === 'object') yield* this.identifier(request.tool_choice.function.name);
     for (const identifier of request.identifiers ?? []) yield* this.identifier(identifier);
+    for (const sequence of request.stop ?? []) yield* this.identifier(sequence);
     const messages: ChatMessage[] = [];
     for (const message of request.messages) messages.push(yield* this.message(message));
     let tools: ToolDefinition[] | undefined;
@@ -73,7 +79,19 @@ class PolicyScan {
       tools = [];
       for (const tool of request.tools) tools.push(yield* this.tool(tool));
     }
-    return { messages, ...(tools ? { tools } : {}), findings: this.findings, blocked: [...this.blocked] };
+    const format = request.response_format && (yield* this.responseFormat(request.response_format));
+    return { messages, ...(tools ? { tools } : {}), ...(format ? { response_format: format } : {}), findings: this.findings, blocked: [...this.blocked] };
+  }
+
+  /** A JSON schema format: its name an identifier, its description text, its schema JSON. */
+  private *responseFormat(format: ResponseFormat): ScanSteps<ResponseFormat> {
+    if (format.type !== 'json_schema') return format;
+    const { json_schema: spec } = format;
+    yield* this.identifier(spec.name);
+    const description = spec.description === undefined ? undefined : yield* this.text(spec.description);
+    const schema = spec.schema === undefined ? undefined : ((yield* this.json(spec.schema)) as Record<string, unknown>);
+    if (description === spec.description && schema === spec.schema) return format;
+    return { ...format, json_schema: { ...spec, ...(description !== undefined ? { description } : {}), ...(schema !== undefined ? { schema } : {}) } };
   }
 
   *text(text: string): ScanSteps<string> {

@@ -14,7 +14,12 @@ const imageBlock = z.object({
   source: z.discriminatedUnion(
     'type',
     [
-      z.object({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
+      z.object({
+        type: z.literal('base64'),
+        // The types Anthropic accepts; a fixed list, so no free text leaves in the data URL's header.
+        media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp'], { error: 'media_type must be one of image/jpeg, image/png, image/gif, image/webp' }),
+        data: z.string(),
+      }),
       z.object({ type: z.literal('url'), url: z.string() }),
     ],
     { error: 'image source type must be one of base64, url' },
