@@ -24,6 +24,8 @@ export interface DevServerOptions {
   uiPort?: number | undefined;
   /** SQLite file; undefined = in-memory. */
   dbFile?: string | undefined;
+  /** `PRAGMA=VALUE` statements for the SQLite file (the dev server's `--sqlite-pragma`). */
+  sqlitePragmas?: readonly string[] | undefined;
   namespace?: string;
   /** Remote codec endpoint the Web UI decodes payloads with (the API's /v1/codec). */
   uiCodecEndpoint?: string | undefined;
@@ -143,6 +145,7 @@ async function startWithCli(binary: string, options: DevServerOptions): Promise<
   if (options.dbFile) {
     fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
+    for (const pragma of options.sqlitePragmas ?? []) args.push('--sqlite-pragma', pragma);
   }
   args.push(...dynamicConfigArgs(options));
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: devServerEnv(process.env) });
