@@ -93,9 +93,8 @@ migrate() {
 render_config() {
   mkdir -p "$RUN_DIR/config/dynamicconfig"
   cat >"$RUN_DIR/config/dynamicconfig/cluster.yaml" <<'YAML'
-# As the compose server runs (auto-setup's defaults); add keys here for experiments.
-system.forceSearchAttributesCacheRefreshOnRead:
-  - value: true
+# Empty, as the compose server runs (auto-setup's docker.yaml sets nothing): the server's
+# defaults. Add keys here for experiments.
 YAML
   store() {
     cat <<YAML

@@ -62,7 +62,8 @@ async function startBackend(): Promise<DevServer> {
       return startTemporalDevServer({ port: await freePort(), dynamicConfig });
     case 'dev-file': {
       const dbFile = process.env.BENCH_DEV_DB_FILE ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-temporal-')), 'temporal.sqlite');
-      // BENCH_SQLITE_PRAGMAS="journal_mode=wal synchronous=normal" tries other settings than the dev runner's.
+      // BENCH_SQLITE_PRAGMAS="journal_mode=delete synchronous=full" tries other settings than the dev
+      // runner's (DEV_SERVER_SQLITE_PRAGMAS); set but empty, SQLite's own defaults.
       const sqlitePragmas = process.env.BENCH_SQLITE_PRAGMAS?.split(/\s+/).filter(Boolean);
       process.stdout.write(`dev server on the SQLite file ${dbFile}${sqlitePragmas ? ` (pragmas ${sqlitePragmas.join(', ')})` : ''}\n`);
       return startTemporalDevServer({ port: await freePort(), dbFile, dynamicConfig, ...(sqlitePragmas ? { sqlitePragmas } : {}) });

@@ -1,7 +1,10 @@
 // The settings every dev server we start gets: the dynamic config for one worker per queue (the
 // caller's values win) and the Go collector's pace (the environment's GOGC wins).
 import { describe, expect, it } from 'vitest';
-import { DEV_SERVER_DYNAMIC_CONFIG, devServerEnv, sdkDownloadOptions } from './temporal-server.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEV_SERVER_DYNAMIC_CONFIG, devServerEnv, freePort, sdkDownloadOptions, startTemporalDevServer } from './temporal-server.js';
 
 const valuesOf = (args: string[]) => args.filter((_, i) => args[i - 1] === '--dynamic-config-value');
 
@@ -18,6 +21,22 @@ describe('dev server settings', () => {
     expect(overridden).not.toContain('matching.numTaskqueueReadPartitions=1');
     expect(overridden).toContain('limit.maxIDLength=255');
   });
+
+  it('keeps a SQLite file in write-ahead-log mode, synced at checkpoints; the caller may ask for SQLite\'s defaults', async () => {
+    const pragmasOf = (args: string[]) => args.filter((_, i) => args[i - 1] === '--sqlite-pragma');
+    expect(pragmasOf(sdkDownloadOptions({ port: 7233, dbFile: '/tmp/x.sqlite' }).server?.extraArgs ?? [])).toEqual(['journal_mode=wal', 'synchronous=normal']);
+    expect(pragmasOf(sdkDownloadOptions({ port: 7233, dbFile: '/tmp/x.sqlite', sqlitePragmas: [] }).server?.extraArgs ?? [])).toEqual([]);
+    expect(pragmasOf(sdkDownloadOptions({ port: 7233 }).server?.extraArgs ?? [])).toEqual([]);
+    // The real server: the file's journal is a write-ahead log (SQLite keeps it beside the file).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-sqlite-'));
+    const server = await startTemporalDevServer({ port: await freePort(), dbFile: path.join(dir, 'temporal.sqlite') });
+    try {
+      expect(fs.existsSync(path.join(dir, 'temporal.sqlite-wal'))).toBe(true);
+    } finally {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('runs the server with GOGC=400 unless the environment sets GOGC', () => {
     expect(devServerEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', GOGC: '400' });
