@@ -78,10 +78,42 @@ describe('import cycle check', () => {
     expect(result.code).toBe(0);
   });
 
+  // Two folders importing each other without any file cycle: a/x -> b/y and b/z -> a/w.
+  const folderLoop = {
+    'src/a/w.ts': 'export const w = 1;\n',
+    'src/a/x.ts': "import { y } from '../b/y.js';\nexport const x = y;\n",
+    'src/b/y.ts': 'export const y = 2;\n',
+    'src/b/z.ts': "import { w } from '../a/w.js';\nexport const z = w;\n",
+  };
+
+  it('fails on two folders that import each other, naming the file imports each way', async () => {
+    const dir = path.join(scratch, 'folders');
+    await writeFiles(dir, folderLoop);
+    const result = await checkCycles(dir);
+    expect(result.output).toContain('no circular dependency');
+    expect(result.output).toContain('folders import each other: a <-> b');
+    expect(result.output).toContain('src/a/x.ts -> src/b/y.ts');
+    expect(result.output).toContain('src/b/z.ts -> src/a/w.ts');
+    expect(result.code).toBe(1);
+  });
+
+  it('passes on a pair on the allow-list, and fails once a listed pair is gone (the list only shrinks)', async () => {
+    const dir = path.join(scratch, 'folders-allowed');
+    await writeFiles(dir, { ...folderLoop, 'scripts/folder-cycles.allow.json': '["a <-> b"]\n' });
+    const allowed = await checkCycles(dir);
+    expect(allowed.output).toContain('1 pair(s) importing each other, 1 on the allow-list');
+    expect(allowed.code).toBe(0);
+    await fs.writeFile(path.join(dir, 'src/b/z.ts'), 'export const z = 3;\n');
+    const untangled = await checkCycles(dir);
+    expect(untangled.output).toContain('a <-> b no longer import each other');
+    expect(untangled.code).toBe(1);
+  });
+
   // dpdm parses the whole tree (~290 files): seconds when idle, over 30 s beside a loaded suite.
   it('passes on this repository', async () => {
     const result = await checkCycles();
     expect(result.output).toContain('no circular dependency');
+    expect(result.output).toMatch(/folders: \d+ pair\(s\) importing each other/);
     expect(result.code).toBe(0);
   }, 180_000);
 });
