@@ -2,7 +2,7 @@
 // Everything is passed in, so tests build the app and the worker on the real stack with their own
 // clock, task queue and key prefix. It sits below the features: a feature takes `Pick<AppDeps, ...>`
 // of what it uses; it only names types, and the gateway and billing cores it names never import it.
-import type { BudgetGuard } from './billing/budget.js';
+import type { BudgetControl, BudgetGuard } from './billing/budget.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secrets.js';
@@ -21,7 +21,7 @@ export interface AppDeps {
   temporal: TemporalHandle;
   clock: Clock;
   gateway: Gateway;
-  budget: BudgetGuard;
+  budget: BudgetGuard & BudgetControl;
   mailer: Mailer;
   secrets: SecretBox;
 }

@@ -7,6 +7,7 @@
 //        BENCH_ITERATIONS (100), BENCH_KEEP_DATABASE (set: keep the database for EXPLAIN)
 import { randomUUID } from 'node:crypto';
 import { usageReport, type BillingDeps } from '../../src/billing/billing.service.js';
+import { createBudgetLedger, leaseSettingsOf } from '../../src/billing/budget-ledger.js';
 import type { UsageQuery } from '../../src/billing/billing.schemas.js';
 import { billingPeriodOf } from '../../src/billing/period.js';
 import { systemClock } from '../../src/clock.js';
@@ -58,7 +59,11 @@ async function main(): Promise<void> {
     const now = new Date();
     const { organizationId, seconds } = await seedUsage(url, now, rows);
     const shared = await openSharedState({ redisUrl: process.env.REDIS_URL, keyPrefix: `bench:${name}:` }, logger);
-    const deps: BillingDeps = { config: { BUDGET_RESERVATION_TTL_SECONDS: 600, BUDGET_LEASE_MAX_USD: 1, BUDGET_LEASE_SYNC_MS: 250, BUDGET_LEASE_TTL_SECONDS: 30, RATE_LIMIT_LEASE_DIVISOR: 20 }, orm, shared, clock: systemClock, logger };
+    const budget = createBudgetLedger({
+      orm, shared, clock: systemClock, logger, reservationTtlMs: 600_000,
+      leases: leaseSettingsOf({ BUDGET_LEASE_MAX_USD: 1, BUDGET_LEASE_SYNC_MS: 250, BUDGET_LEASE_TTL_SECONDS: 30, RATE_LIMIT_LEASE_DIVISOR: 20 }),
+    });
+    const deps: BillingDeps = { orm, clock: systemClock, budget };
     const caller: Caller = { organizationId, userId: randomUUID(), email: 'bench@bench.test', role: 'owner', via: 'api_key' };
     const thirtyDays = { from: new Date(now.getTime() - 30 * 86_400_000).toISOString(), to: now.toISOString() };
 
@@ -79,6 +84,7 @@ async function main(): Promise<void> {
     for (const [label, query] of cases) {
       results.push([label, await measure(iterations, () => usageReport(deps, caller, query))]);
     }
+    await budget.close();
     await shared.close();
 
     const baseline = results[0]![1];

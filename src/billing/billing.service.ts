@@ -3,24 +3,21 @@
 // user's spend); changing the cap is for the owner alone.
 import { recordAuditEvent } from '../audit/audit.service.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { badRequest, forbidden } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { hasRole } from '../identity/caller.js';
-import type { Logger } from '../logger.js';
-import type { SharedState } from '../redis.js';
 import type { UsageQuery } from './billing.schemas.js';
-import { createBudgetLedger, leaseSettingsOf, toNanos, type BudgetLedger } from './budget-ledger.js';
+import type { BudgetControl } from './budget.js';
+import { toNanos } from './budget-ledger.js';
 import { billingPeriodOf, DAY_MS } from './period.js';
 import { groupUsage, sumUsage, type UsageGroup, type UsageRange, type UsageTotals } from './usage.queries.js';
 
 export interface BillingDeps {
-  config: Pick<Config, 'BUDGET_RESERVATION_TTL_SECONDS' | 'BUDGET_LEASE_MAX_USD' | 'BUDGET_LEASE_SYNC_MS' | 'BUDGET_LEASE_TTL_SECONDS' | 'RATE_LIMIT_LEASE_DIVISOR'>;
   orm: Orm;
-  shared: SharedState;
   clock: Clock;
-  logger: Logger;
+  /** The runtime's ledger: the same counters and leases the gateway's reservations use. */
+  budget: BudgetControl;
 }
 
 export interface UsageSummary {
@@ -50,7 +47,7 @@ export async function usageReport(
   }
   const [totals, budget] = await Promise.all([
     sumUsage(em, caller.organizationId, range),
-    ledgerOf(deps).status(caller.organizationId),
+    deps.budget.status(caller.organizationId),
   ]);
   return {
     period: { from: range.from.toISOString(), to: range.to.toISOString() },
@@ -68,9 +65,8 @@ export async function setMonthlyCap(
 ): Promise<BudgetView> {
   assertOwner(caller);
   const change = await storeCap(deps.orm, caller, monthlyCap, { at: deps.clock.now(), requestId });
-  const ledger = ledgerOf(deps);
-  await ledger.applyCap(caller.organizationId, { cap: monthlyCap === null ? null : toNanos(monthlyCap), version: change.version });
-  const status = await ledger.status(caller.organizationId);
+  await deps.budget.applyCap(caller.organizationId, { cap: monthlyCap === null ? null : toNanos(monthlyCap), version: change.version });
+  const status = await deps.budget.status(caller.organizationId);
   return {
     monthlyCap: status.monthlyCap,
     periodStart: status.periodStart.toISOString(),
@@ -161,8 +157,4 @@ async function storeCap(
     });
     return change;
   });
-}
-
-function ledgerOf(deps: BillingDeps): BudgetLedger {
-  return createBudgetLedger({ ...deps, reservationTtlMs: deps.config.BUDGET_RESERVATION_TTL_SECONDS * 1000, leases: leaseSettingsOf(deps.config) });
 }

@@ -20,7 +20,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
-import type { BudgetGuard, BudgetReservation, ReserveOptions } from './budget.js';
+import type { BudgetControl, BudgetGuard, BudgetReservation, BudgetStatus, ReserveOptions } from './budget.js';
 import { leaseBookFor, type LeaseAdmission, type LeaseAdmitResult, type LeaseBook, type LeaseSettings } from './budget-leases.js';
 import type { BudgetStore, CapSetting, KeyBudget, PeriodRef } from './budget-store.js';
 import { budgetStoreFor } from './budget-store-for.js';
@@ -38,17 +38,6 @@ export interface BudgetLedgerDeps {
   leases?: LeaseSettings | undefined;
 }
 
-export interface BudgetStatus {
-  /** USD, or null for no cap. */
-  monthlyCap: number | null;
-  periodStart: Date;
-  /** Settled spend of the current period, USD. */
-  spent: number;
-  /** Open reservations, USD. */
-  reserved: number;
-  /** Cap minus settled spend, never below zero; null without a cap. */
-  remaining: number | null;
-}
 
 const NANOS_PER_USD = 1e9;
 const LEASE_PREFIX = 'lease/';
@@ -73,7 +62,9 @@ const PERIOD_GRACE_MS = 7 * DAY_MS;
 export const toNanos = (usd: number): number => Math.round(usd * NANOS_PER_USD);
 export const toUsd = (nanos: number): number => nanos / NANOS_PER_USD;
 
-export class BudgetLedger implements BudgetGuard {
+export type { BudgetStatus } from './budget.js';
+
+export class BudgetLedger implements BudgetGuard, BudgetControl {
   private readonly store: BudgetStore;
   private readonly leases: LeaseBook | undefined;
   private period: BillingPeriod | undefined;

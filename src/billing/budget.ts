@@ -3,6 +3,7 @@
 // while the call runs, settle to the real cost after, release on failure. The billing feature
 // provides the real guard.
 import type { CounterHit, HitResult } from '../rate-limit/counters.js';
+import type { CapSetting } from './budget-store.js';
 
 export interface BudgetReservation {
   id: string;
@@ -65,3 +66,23 @@ export const unlimitedBudget: BudgetGuard = {
   async settle() {},
   async release() {},
 };
+
+export interface BudgetStatus {
+  /** USD, or null for no cap. */
+  monthlyCap: number | null;
+  periodStart: Date;
+  /** Settled spend of the current period, USD. */
+  spent: number;
+  /** Open reservations, USD. */
+  reserved: number;
+  /** Cap minus settled spend, never below zero; null without a cap. */
+  remaining: number | null;
+}
+
+/** What the billing endpoints read and change: the runtime's one ledger (budget-ledger.ts). */
+export interface BudgetControl {
+  /** The organization's cap and the current period's spend, loading them when needed. */
+  status(organizationId: string): Promise<BudgetStatus>;
+  /** Makes a committed cap change effective for every instance sharing the store. */
+  applyCap(organizationId: string, setting: CapSetting): Promise<void>;
+}
