@@ -4,12 +4,19 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
+import { MemoryCounters } from './rate-limit/counters.js';
 
 export interface SharedState {
   readonly kind: 'redis' | 'memory';
   /** The ioredis client (commands), when kind is 'redis'. Keys already carry `keyPrefix`. */
   readonly redis: Redis | undefined;
   readonly keyPrefix: string;
+  /**
+   * This process's in-memory rate-limit windows: the counters themselves without Redis, the
+   * fallback while Redis fails with it; one per runtime, so the rate-limit middleware and the
+   * in-process budget store count a key's requests in the same window.
+   */
+  readonly counters: MemoryCounters;
   ping(): Promise<void>;
   /**
    * Fan-out to every API instance (e.g. API key revocation). Resolves with how many
@@ -43,6 +50,7 @@ export async function openSharedState(
 class RedisState implements SharedState {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
+  readonly counters = new MemoryCounters();
   private subscriber: Redis | undefined;
   private subscriberLive = false;
   private subscriberEpoch = 0;
@@ -122,6 +130,7 @@ class RedisState implements SharedState {
 class InProcessState implements SharedState {
   readonly kind = 'memory' as const;
   readonly redis = undefined;
+  readonly counters = new MemoryCounters();
   private readonly bus = new EventEmitter();
 
   constructor(readonly keyPrefix: string) {

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secrets.js';
 import type { Orm } from './db/orm.js';
 import type { Gateway } from './gateway/index.js';
+import type { CredentialCache } from './identity/credential-cache.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
 import type { SharedState } from './redis.js';
@@ -22,6 +23,8 @@ export interface AppDeps {
   clock: Clock;
   gateway: Gateway;
   budget: BudgetGuard & BudgetControl;
+  /** API key lookups cached in this process, evicted on every instance when a credential changes. */
+  credentials: CredentialCache;
   mailer: Mailer;
   secrets: SecretBox;
 }

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { AppDeps } from './runtime-deps.js';
 import { createBudgetLedger, leaseSettingsOf } from './billing/budget-ledger.js';
+import { CredentialCache } from './identity/credential-cache.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secrets.js';
@@ -73,6 +74,7 @@ export async function openRuntime(
       leases: leaseSettingsOf(config),
     });
     const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
+    const credentials = new CredentialCache(shared);
     return {
       config,
       logger,
@@ -82,6 +84,7 @@ export async function openRuntime(
       clock,
       gateway,
       budget,
+      credentials,
       mailer,
       secrets,
       async close() {

@@ -9,7 +9,7 @@ import { createLogger } from '../logger.js';
 import type { CounterHit } from '../rate-limit/counters.js';
 import { openSharedState, type SharedState } from '../redis.js';
 import { LeaseBook, type LeaseAdmitResult, type LeaseSettings } from './budget-leases.js';
-import { budgetStoreFor, leaseStoreFor } from './budget-store-for.js';
+import { createBudgetStore, createLeaseStore } from './budget-store-for.js';
 import type { BudgetStore, PeriodRef } from './budget-store.js';
 import type { LeaseStore } from './lease-store.js';
 
@@ -29,10 +29,10 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
 
   async function instance(options: { clock?: ManualClock; wrap?: (store: LeaseStore) => LeaseStore } = {}) {
     const shared = await openSharedState({ redisUrl, keyPrefix: prefix }, logger);
-    const leases = leaseStoreFor(shared)!;
+    const leases = createLeaseStore(shared)!;
     const book = new LeaseBook(options.wrap ? options.wrap(leases) : leases, settings, { clock: options.clock ?? clock, logger });
     opened.push({ shared, book });
-    return { shared, book, store: budgetStoreFor(shared) };
+    return { shared, book, store: createBudgetStore(shared) };
   }
 
   async function start(cap: number | null): Promise<BudgetStore> {

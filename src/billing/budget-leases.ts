@@ -30,9 +30,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { CounterHit, HitResult, WindowCount } from '../rate-limit/counters.js';
 import { TokenBlocks } from '../rate-limit/leases.js';
-import type { SharedState } from '../redis.js';
 import type { KeyBudget, PeriodRef } from './budget-store.js';
-import { leaseStoreFor } from './budget-store-for.js';
 import type { BudgetAsk, LeaseSizing, LeaseStore } from './lease-store.js';
 import { billingPeriodOf } from './period.js';
 
@@ -335,21 +333,10 @@ export class LeaseBook {
   }
 }
 
-const books = new WeakMap<SharedState, LeaseBook>();
-
-/**
- * The process's lease book on `shared` (every ledger on it shares one, so a cap change or a
- * status read through any ledger sees this process's leases); undefined without Redis or with
- * leases turned off.
- */
-export function leaseBookFor(shared: SharedState, settings: LeaseSettings | undefined, deps: { clock: Clock; logger: Logger }): LeaseBook | undefined {
-  const existing = books.get(shared);
-  if (existing) return existing;
-  const store = leaseStoreFor(shared);
+/** The lease book on `store`; undefined without a lease store (no Redis) or with leases turned off. */
+export function createLeaseBook(store: LeaseStore | undefined, settings: LeaseSettings | undefined, deps: { clock: Clock; logger: Logger }): LeaseBook | undefined {
   if (!store || !settings || (settings.sizing.ceiling <= 0 && settings.rateDivisor <= 0)) return undefined;
-  const book = new LeaseBook(store, settings, deps);
-  books.set(shared, book);
-  return book;
+  return new LeaseBook(store, settings, deps);
 }
 
 function available(lease: BudgetLease): number {

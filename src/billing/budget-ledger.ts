@@ -21,9 +21,9 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetControl, BudgetGuard, BudgetReservation, BudgetStatus, ReserveOptions } from './budget.js';
-import { leaseBookFor, type LeaseAdmission, type LeaseAdmitResult, type LeaseBook, type LeaseSettings } from './budget-leases.js';
+import { createLeaseBook, type LeaseAdmission, type LeaseAdmitResult, type LeaseBook, type LeaseSettings } from './budget-leases.js';
 import type { BudgetStore, CapSetting, KeyBudget, PeriodRef } from './budget-store.js';
-import { budgetStoreFor } from './budget-store-for.js';
+import { createBudgetStore, createLeaseStore } from './budget-store-for.js';
 import { billingPeriodOf, DAY_MS, type BillingPeriod } from './period.js';
 import { sumUsage } from './usage.queries.js';
 
@@ -70,8 +70,8 @@ export class BudgetLedger implements BudgetGuard, BudgetControl {
   private period: BillingPeriod | undefined;
 
   constructor(private readonly deps: BudgetLedgerDeps) {
-    this.store = budgetStoreFor(deps.shared);
-    this.leases = leaseBookFor(deps.shared, deps.leases, deps);
+    this.store = createBudgetStore(deps.shared);
+    this.leases = createLeaseBook(createLeaseStore(deps.shared), deps.leases, deps);
   }
 
   async reserve(organizationId: string, worstCaseCost: number, options: ReserveOptions = {}): Promise<BudgetReservation> {

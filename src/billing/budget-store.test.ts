@@ -8,7 +8,7 @@ import { createLogger } from '../logger.js';
 import type { CounterHit } from '../rate-limit/counters.js';
 import { openSharedState, type SharedState } from '../redis.js';
 import type { BudgetStore, HoldRequest } from './budget-store.js';
-import { budgetStoreFor } from './budget-store-for.js';
+import { createBudgetStore } from './budget-store-for.js';
 import { startMonitor } from '../../test/helpers/redis-monitor.js';
 
 const stores: { name: string; open: () => Promise<SharedState> }[] = [
@@ -31,7 +31,7 @@ describe.each(stores)('budget store holds on the $name', ({ open }) => {
 
   beforeEach(async () => {
     shared = await open();
-    store = budgetStoreFor(shared);
+    store = createBudgetStore(shared);
     ref.organizationId = randomUUID();
   });
   afterEach(async () => shared.close());
@@ -133,7 +133,7 @@ describe('budget store closes on Redis', () => {
   it.runIf(redisUrl)('sends the holds of one organization closed in one turn as one script call', async () => {
     const shared = await openSharedState({ redisUrl, keyPrefix: `unit:${randomUUID()}:` }, createLogger({ level: 'silent' }));
     try {
-      const store = budgetStoreFor(shared);
+      const store = createBudgetStore(shared);
       const ref = { organizationId: randomUUID(), period: '2026-11' };
       await store.initialise(ref, { cap: null, version: 1 }, 0, 3600);
       const ids = Array.from({ length: 25 }, (_, i) => `hold-${i}`);

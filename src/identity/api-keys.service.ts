@@ -14,7 +14,6 @@ import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller, type KeyLimits } from './caller.js';
 import type { IdentityContext } from './context.js';
-import { credentialCacheFor } from './credential-cache.js';
 import { ApiKey, Organization, User } from './entities.js';
 
 export interface ApiKeyView {
@@ -148,7 +147,7 @@ export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<vo
     if (rows.length) audit({ ...ctx, em }, 'api_key.revoked', key, { name: key.name, prefix: key.prefix, ...(under.length ? { keysCreatedUnder: under } : {}) });
     return rows.map((row) => row.id);
   });
-  for (const apiKeyId of revoked) await credentialCacheFor(ctx.shared).invalidate({ apiKeyId });
+  for (const apiKeyId of revoked) await ctx.credentials.invalidate({ apiKeyId });
 }
 
 function visibleKeys(caller: Caller) {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { SharedState } from '../redis.js';
+import { MemoryCounters } from '../rate-limit/counters.js';
 import type { Caller } from './caller.js';
 import { CredentialCache } from './credential-cache.js';
 
@@ -11,6 +12,7 @@ function slowBus(delayMs: number): () => SharedState {
     kind: 'memory',
     redis: undefined,
     keyPrefix: 'test:',
+    counters: new MemoryCounters(),
     ping: async () => {},
     close: async () => {},
     publish: async (channel, message) => {
@@ -31,7 +33,7 @@ describe('CredentialCache', () => {
     const instance = slowBus(40);
     const first = new CredentialCache(instance());
     const second = new CredentialCache(instance());
-    await Promise.all([first.listening, second.listening]);
+    await Promise.all([first.listen(), second.listen()]);
     second.set('hash', caller, second.generation);
     expect(second.get('hash')).toEqual(caller);
 
@@ -43,7 +45,7 @@ describe('CredentialCache', () => {
 
   it('does not cache a read that raced with an eviction', async () => {
     const cache = new CredentialCache(slowBus(0)());
-    await cache.listening;
+    await cache.listen();
     const generation = cache.generation;
     await cache.invalidate({ apiKeyId: 'key-1' });
     cache.set('hash', caller, generation);
@@ -53,14 +55,14 @@ describe('CredentialCache', () => {
   it('gives up waiting for an instance that never acknowledges, and says so', async () => {
     const silent: SharedState = { ...slowBus(0)(), publish: async () => 1 };
     const cache = new CredentialCache(silent);
-    await cache.listening;
+    await cache.listen();
     await expect(cache.invalidate({ apiKeyId: 'key-1' })).resolves.toBe(false);
   }, 10_000);
 
   it('serves nothing from the cache while fan-out is down, nor entries cached before it dropped', async () => {
     let epoch: number | null = 0;
     const cache = new CredentialCache({ ...slowBus(0)(), subscriptionEpoch: () => epoch });
-    await cache.listening;
+    await cache.listen();
     cache.set('hash', caller, cache.generation);
     expect(cache.get('hash')).toEqual(caller);
     epoch = null;
@@ -76,7 +78,7 @@ describe('CredentialCache', () => {
   it('answers false instead of failing when the eviction cannot be sent', async () => {
     const unreachable: SharedState = { ...slowBus(0)(), publish: async () => Promise.reject(new Error('connection is closed')) };
     const cache = new CredentialCache(unreachable);
-    await cache.listening;
+    await cache.listen();
     await expect(cache.invalidate({ apiKeyId: 'key-1' })).resolves.toBe(false);
   });
 });

@@ -43,14 +43,18 @@ export class CredentialCache {
   private evictions = 0;
   private readonly pendingAcks = new Map<string, PendingAck>();
 
-  /** Settles once this instance receives other instances' evictions. */
-  readonly listening: Promise<void>;
+  private listening: Promise<void> | undefined;
 
-  constructor(private readonly shared: SharedState) {
-    this.listening = this.listen();
+  /** Built once per runtime (src/runtime.ts); it subscribes to other instances' evictions at its first `listen()`. */
+  constructor(private readonly shared: SharedState) {}
+
+  /** Settles once this instance receives other instances' evictions (the first call subscribes; an API process calls it). */
+  listen(): Promise<void> {
+    this.listening ??= this.subscribe();
+    return this.listening;
   }
 
-  private async listen(): Promise<void> {
+  private async subscribe(): Promise<void> {
     await this.shared.subscribe(ACK_CHANNEL, (ackId) => {
       const pending = this.pendingAcks.get(ackId);
       if (!pending) return;
@@ -152,17 +156,4 @@ export class CredentialCache {
       if (matches) this.byKeyHash.delete(hash);
     }
   }
-}
-
-// One cache per runtime: the auth middleware reads it and the services that change credentials
-// evict from it, and both reach it through the SharedState they are given.
-const caches = new WeakMap<SharedState, CredentialCache>();
-
-export function credentialCacheFor(shared: SharedState): CredentialCache {
-  let cache = caches.get(shared);
-  if (!cache) {
-    cache = new CredentialCache(shared);
-    caches.set(shared, cache);
-  }
-  return cache;
 }

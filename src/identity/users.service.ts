@@ -9,7 +9,6 @@ import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, forbidden, notFound } from '../errors.js';
 import type { IdentityContext } from './context.js';
 import { hasRole, type Caller } from './caller.js';
-import { credentialCacheFor } from './credential-cache.js';
 import { ApiKey, Invitation, User, type Role, type UserStatus } from './entities.js';
 import { endUserSessions } from './sessions.js';
 
@@ -53,7 +52,7 @@ export async function changeUserRole(ctx: IdentityContext, userId: string, role:
   audit(ctx, ctx.em, 'user.role_changed', user, { from: previous, to: role });
   await ctx.em.flush();
   // Keys act with their creator's current role: demotion applies on the next request.
-  await credentialCacheFor(ctx.shared).invalidate({ userId: user.id });
+  await ctx.credentials.invalidate({ userId: user.id });
   return toUserView(user);
 }
 
@@ -68,7 +67,7 @@ export async function removeUser(ctx: IdentityContext, userId: string): Promise<
     await tx.nativeDelete(User, { id: user.id });
     audit(ctx, tx, 'user.removed', user, { email: user.email, role: user.role });
   });
-  await credentialCacheFor(ctx.shared).invalidate({ userId: user.id });
+  await ctx.credentials.invalidate({ userId: user.id });
 }
 
 /** Disables the user (kept for the record, cannot sign in); sessions and API keys end at once. */
@@ -82,7 +81,7 @@ export async function disableUser(ctx: IdentityContext, userId: string): Promise
     audit(ctx, tx, 'user.disabled', user, { email: user.email });
   });
   user.status = 'disabled';
-  await credentialCacheFor(ctx.shared).invalidate({ userId: user.id });
+  await ctx.credentials.invalidate({ userId: user.id });
   return toUserView(user);
 }
 
@@ -125,7 +124,7 @@ export async function transferOwnership(ctx: IdentityContext, userId: string): P
     audit(ctx, tx, 'user.ownership_transferred', target, { from: owner.id, to: target.id, previousRole: target.role });
   });
   target.role = 'owner';
-  const cache = credentialCacheFor(ctx.shared);
+  const cache = ctx.credentials;
   await Promise.all([cache.invalidate({ userId: owner.id }), cache.invalidate({ userId: target.id })]);
   return toUserView(target);
 }

@@ -3,7 +3,6 @@
 // round trip per request). The rule, in Redis and in memory alike: check every counter a request
 // is subject to and, only when all of them have room, count it in all of them. A rejected request
 // consumes nothing, so a key over its own limit cannot use up its organization's quota.
-import type { SharedState } from '../redis.js';
 
 /** One counter a request is subject to: its full key, its window and how many requests it admits. */
 export interface CounterHit {
@@ -116,20 +115,4 @@ export class MemoryCounters {
   private sweep(now: number): void {
     for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
   }
-}
-
-const memoryCounters = new WeakMap<SharedState, MemoryCounters>();
-
-/**
- * The in-memory counters of a runtime: the same instance for the rate-limit middleware and the
- * budget store's in-process twin, so a gateway request and any other request of the same key
- * count in one window.
- */
-export function memoryCountersFor(shared: SharedState): MemoryCounters {
-  let counters = memoryCounters.get(shared);
-  if (!counters) {
-    counters = new MemoryCounters();
-    memoryCounters.set(shared, counters);
-  }
-  return counters;
 }

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { openSharedState, type SharedState } from '../redis.js';
+import { MemoryCounters } from './counters.js';
 import { createRateLimiter, createRateLimiters, type RateLimitDecision } from './limiter.js';
 
 function unreachableRedis(): SharedState {
@@ -17,6 +18,7 @@ function unreachableRedis(): SharedState {
     kind: 'redis',
     redis,
     keyPrefix: 'unit:',
+    counters: new MemoryCounters(),
     ping: async () => {},
     publish: async () => 0,
     subscribe: async () => {},

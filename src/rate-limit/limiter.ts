@@ -14,8 +14,14 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { SharedState } from '../redis.js';
-import { counterArgs, LUA_HIT_COUNTERS, memoryCountersFor, windowsFrom, type CounterHit, type HitResult, type WindowCount } from './counters.js';
+import { counterArgs, LUA_HIT_COUNTERS, windowsFrom, type CounterHit, type HitResult, type MemoryCounters, type WindowCount } from './counters.js';
+
+/** Where counters live: the shared Redis when there is one, and this process's windows (the runtime's SharedState). */
+export interface CounterBackend {
+  readonly kind: 'redis' | 'memory';
+  readonly redis: Redis | undefined;
+  readonly counters: MemoryCounters;
+}
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -73,8 +79,8 @@ class RedisCounterStore implements CounterStore {
 }
 
 /** Counters on the shared Redis, falling back to this instance's memory while Redis fails. */
-export function counterStoreFor(deps: { shared: SharedState; logger: Logger }): CounterStore {
-  const counters = memoryCountersFor(deps.shared);
+export function counterStoreFor(deps: { shared: CounterBackend; logger: Logger }): CounterStore {
+  const { counters } = deps.shared;
   const memory: CounterStore = { hit: async (hits) => counters.hit(hits) };
   if (deps.shared.kind !== 'redis' || !deps.shared.redis) return memory;
   const redis = new RedisCounterStore(deps.shared.redis);
@@ -99,7 +105,7 @@ export function counterStoreFor(deps: { shared: SharedState; logger: Logger }): 
  * request against every limiter when each has room, else against none (keys in the order of
  * `options`). The request is admitted when every decision is `allowed`.
  */
-export function createRateLimiters(deps: { shared: SharedState; logger: Logger }, options: RateLimiterOptions[]) {
+export function createRateLimiters(deps: { shared: CounterBackend; logger: Logger }, options: RateLimiterOptions[]) {
   const store = counterStoreFor(deps);
   return {
     async consume(keys: string[]): Promise<RateLimitDecision[]> {
@@ -112,7 +118,7 @@ export function createRateLimiters(deps: { shared: SharedState; logger: Logger }
 }
 
 /** A limiter on the shared Redis (or in memory without it). Reusable: webhooks limit per id and IP. */
-export function createRateLimiter(deps: { shared: SharedState; logger: Logger }, options: RateLimiterOptions): RateLimiter {
+export function createRateLimiter(deps: { shared: CounterBackend; logger: Logger }, options: RateLimiterOptions): RateLimiter {
   const limiters = createRateLimiters(deps, [options]);
   return {
     points: options.points,

@@ -139,7 +139,7 @@ describe('changes to the key owner', () => {
     const user = await createTestUser(stack.runtime.orm, org.id, 'member');
     expect((await call(second.baseUrl, 'GET', '/users/me', { key: user.key })).status).toBe(200);
     const owner = { organizationId: org.id, userId: org.owner.id, email: org.owner.email, role: 'owner' as const, via: 'api_key' as const };
-    const disabled = await disableUser({ em: stack.runtime.orm.em.fork(), clock: stack.runtime.clock, shared: stack.runtime.shared, caller: owner }, user.id);
+    const disabled = await disableUser({ em: stack.runtime.orm.em.fork(), clock: stack.runtime.clock, credentials: stack.runtime.credentials, caller: owner }, user.id);
     expect(disabled.status).toBe('disabled');
     expect((await call(second.baseUrl, 'GET', '/users/me', { key: user.key })).status).toBe(401);
     const listed = await call(stack.baseUrl, 'GET', '/users', { key: org.admin.key });

@@ -9,7 +9,6 @@ import type { IdentityContext } from '../../identity/context.js';
 import { authenticateApiKey, bearerToken } from '../../identity/authenticate.js';
 import { hasRole, type Caller } from '../../identity/caller.js';
 import { readCookie } from '../../identity/cookies.js';
-import { credentialCacheFor } from '../../identity/credential-cache.js';
 import type { Role } from '../../identity/entities.js';
 import { ApiKey } from '../../identity/entities.js';
 import { SESSION_COOKIE, sessionSettings, type SessionSettings } from '../../identity/session-settings.js';
@@ -23,12 +22,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Bearer API key -> Caller, through the per-instance cache; lastUsedAt written at most once a minute. */
 export type ApiKeyAuthenticator = (rawKey: string) => Promise<Caller>;
 
-export function apiKeyAuthenticator(deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'logger'>): ApiKeyAuthenticator {
-  const cache = credentialCacheFor(deps.shared);
+export function apiKeyAuthenticator(deps: Pick<AppDeps, 'orm' | 'credentials' | 'clock' | 'logger'>): ApiKeyAuthenticator {
+  const cache = deps.credentials;
   // Until this instance hears other instances' revocations, a cached key could outlive one:
   // read from the database instead.
   let cacheUsable = false;
-  cache.listening.then(
+  cache.listen().then(
     () => (cacheUsable = true),
     (error: unknown) => deps.logger.warn({ err: error }, 'credential cache cannot listen for revocations; API keys are read from the database'),
   );
@@ -57,7 +56,7 @@ export function apiKeyAuthenticator(deps: Pick<AppDeps, 'orm' | 'shared' | 'cloc
 }
 
 export function authenticate(
-  deps: Pick<AppDeps, 'orm' | 'shared' | 'clock' | 'config' | 'logger'>,
+  deps: Pick<AppDeps, 'orm' | 'credentials' | 'clock' | 'config' | 'logger'>,
   /**
    * extraAllowedOrigins: origins allowed besides SESSION_ALLOWED_ORIGINS on these routes (the Web
    * UI on the codec routes); apiKeyHeader: an API key in `x-api-key` counts too (Anthropic's clients send it there).
@@ -113,7 +112,7 @@ export function clearSessionCookie(res: Response, settings: SessionSettings): vo
 
 /** What the identity services need for one request of an authenticated route. */
 export function identityContext(deps: AppDeps, req: Request): IdentityContext {
-  return { em: deps.orm.em.fork(), clock: deps.clock, shared: deps.shared, caller: callerOf(req), requestId: req.requestId };
+  return { em: deps.orm.em.fork(), clock: deps.clock, credentials: deps.credentials, caller: callerOf(req), requestId: req.requestId };
 }
 
 /** The caller of an authenticated route (the auth middleware ran). */
