@@ -60,6 +60,7 @@ export async function createAutomation(deps: Deps, caller: Caller, body: unknown
       schedule: input.schedule,
       timezone: input.timezone,
       tools: input.tools,
+      toolApprovals: input.toolApprovals,
       channels,
       skillId: input.skillId,
       skillVersion,
@@ -107,7 +108,7 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
 
   const em = deps.orm.em.fork();
   const content = {
-    ...pick(input, ['name', 'description', 'systemPrompt', 'model', 'tools'] as const),
+    ...pick(input, ['name', 'description', 'systemPrompt', 'model', 'tools', 'toolApprovals'] as const),
     ...(stored ? { channels: stored.channels } : {}),
     ...(skill ?? {}),
     updatedAt: deps.clock.now(),

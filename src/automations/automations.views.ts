@@ -42,6 +42,7 @@ export function automationView(automation: Automation, revealedSecrets: Map<numb
     skillId: automation.skillId,
     skillVersion: automation.skillVersion,
     tools: automation.tools,
+    toolApprovals: automation.toolApprovals,
     channels: automation.channels.map((channel, index) => ({
       type: channel.type,
       target: channel.target,
