@@ -14,6 +14,7 @@ import { traceRequests } from './middleware/tracing.js';
 import { tracing } from '../telemetry/tracing.js';
 import { billingRoutes } from './routes/billing.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
+import { approvalsRoutes } from './routes/approvals.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
 import { authRoutes } from './routes/auth.js';
 import { automationsRoutes } from './routes/automations.js';
@@ -42,7 +43,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes, codecRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();
