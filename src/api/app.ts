@@ -14,6 +14,7 @@ import { traceRequests } from './middleware/tracing.js';
 import { tracing } from '../telemetry/tracing.js';
 import { billingRoutes } from './routes/billing.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
+import { approvalLinkRoutes } from './routes/approval-links.js';
 import { approvalsRoutes } from './routes/approvals.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
 import { authRoutes } from './routes/auth.js';
@@ -72,6 +73,8 @@ export function buildApp(deps: AppDeps): Express {
   app.use(`/v1${CODEC_PATH}`, codecCors(deps.config.temporalUiOrigin));
   app.use(validatePathParams(apiOperations.filter((o) => !o.path.startsWith('/v1/')), '', ['none']));
   app.use(marketplaceRoutes(deps));
+  // Signed approval links: public, and a browser form's POST carries no JSON body.
+  app.use(approvalLinkRoutes(deps));
   for (const handler of [...body, ...traced]) app.use(handler);
 
   const v1 = express.Router();

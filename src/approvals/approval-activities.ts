@@ -1,5 +1,6 @@
 // Activities of the approval wait (src/workflows/approval-wait.ts): record one model turn's
-// requests (arguments masked per the organization's DLP policy), settle their outcomes from the
+// requests (arguments masked per the organization's DLP policy) and send each to the run's
+// channels with its two signed links (once per channel), settle their outcomes from the
 // rows, cancel the undecided ones with their run. Each is safe to retry: requests are keyed by the
 // id the workflow chose, and an outcome only moves a pending row.
 import type { AppDeps } from '../runtime-deps.js';
@@ -7,12 +8,15 @@ import { Assistant } from '../assistants/entities.js';
 import { Automation, AutomationRun } from '../automations/entities.js';
 import { AppError } from '../errors.js';
 import { guardOutgoingText } from '../gateway/dlp/outgoing.js';
+import { createChannelSender, type ChannelSender } from '../channels/index.js';
+import type { StoredChannel } from '../automations/entities.js';
 import { WebhookExecution } from '../webhooks/entities.js';
 import type { ApprovalRequestInput, ApprovalSubject, SettledApproval } from '../workflows/approvals.contract.js';
 import { decideApproval, type Decision } from './decisions.js';
 import { ToolApproval } from './entities.js';
+import { approvalLink } from './links.js';
 
-type Deps = Pick<AppDeps, 'config' | 'orm' | 'clock' | 'gateway' | 'logger'>;
+type Deps = Pick<AppDeps, 'config' | 'orm' | 'clock' | 'gateway' | 'logger' | 'secrets' | 'mailer'>;
 
 /** What the stored arguments say when the DLP policy blocks them (the call itself is blocked the same way). */
 export const WITHHELD_ARGUMENTS = '[withheld: blocked by the DLP policy]';
@@ -24,12 +28,12 @@ export interface RequestApprovalsInput {
 }
 
 export function createApprovalActivities(deps: Deps) {
+  const channels = createChannelSender(deps);
   return {
     /** Records the turn's requests as pending (once per id) and returns when they expire. */
     async requestToolApprovals(input: RequestApprovalsInput & ApprovalSubject): Promise<{ expiresAt: string }> {
       const em = deps.orm.em.fork();
       const existing = await em.find(ToolApproval, { id: { $in: input.requests.map((request) => request.id) } });
-      if (existing.length === input.requests.length) return { expiresAt: existing[0]!.expiresAt.toISOString() };
       const subject = await subjectOf(deps, input);
       const requestedAt = deps.clock.now();
       const expiresAt = new Date(requestedAt.getTime() + deps.config.APPROVAL_TIMEOUT_SECONDS * 1000);
@@ -40,7 +44,8 @@ export function createApprovalActivities(deps: Deps) {
           id: request.id,
           organizationId: input.organizationId,
           workflowId: input.workflowId,
-          ...subject,
+          ...subject.ids,
+          ownerId: subject.ownerId,
           tool: request.tool,
           arguments: await maskedArguments(deps, input.organizationId, request, source),
           requestedAt,
@@ -49,7 +54,9 @@ export function createApprovalActivities(deps: Deps) {
         });
       }
       await em.flush();
-      return { expiresAt: (existing[0]?.expiresAt ?? expiresAt).toISOString() };
+      const recorded = await em.find(ToolApproval, { id: { $in: input.requests.map((request) => request.id) } }, { orderBy: { tool: 'asc', id: 'asc' } });
+      await notifyChannels(deps, channels, subject, recorded);
+      return { expiresAt: recorded[0]!.expiresAt.toISOString() };
     },
 
     /**
@@ -77,17 +84,78 @@ export function createApprovalActivities(deps: Deps) {
   };
 }
 
-/** The run's automation and owner, or the execution's assistant and owner, as of the request. */
-async function subjectOf(deps: Deps, input: ApprovalSubject & { organizationId: string }) {
+interface Subject {
+  ids: { runId: string; automationId: string } | { executionId: string; assistantId: string };
+  ownerId: string;
+  name: string;
+  channels: StoredChannel[];
+}
+
+/** The run's automation, or the execution's assistant, as of the request: owner, name, channels. */
+async function subjectOf(deps: Deps, input: ApprovalSubject & { organizationId: string }): Promise<Subject> {
   const em = deps.orm.em.fork();
   if ('runId' in input) {
     const run = await em.findOneOrFail(AutomationRun, { id: input.runId, organizationId: input.organizationId });
     const automation = await em.findOneOrFail(Automation, { id: run.automationId, organizationId: input.organizationId });
-    return { runId: run.id, automationId: automation.id, ownerId: automation.ownerId };
+    return { ids: { runId: run.id, automationId: automation.id }, ownerId: automation.ownerId, name: automation.name, channels: automation.channels };
   }
   const execution = await em.findOneOrFail(WebhookExecution, { id: input.executionId, organizationId: input.organizationId });
   const assistant = await em.findOneOrFail(Assistant, { id: execution.assistantId!, organizationId: input.organizationId });
-  return { executionId: execution.id, assistantId: assistant.id, ownerId: assistant.ownerId };
+  return { ids: { executionId: execution.id, assistantId: assistant.id }, ownerId: assistant.ownerId, name: assistant.name, channels: assistant.channels };
+}
+
+/**
+ * Sends each request to each channel, with the links signed for that channel. A channel that
+ * fails is logged and left (the request can still be decided through the API or a signal); one
+ * that took it is recorded on the row, so a retried activity does not send it twice.
+ */
+async function notifyChannels(deps: Deps, sender: ChannelSender, subject: Subject, approvals: ToolApproval[]): Promise<void> {
+  if (subject.channels.length === 0) return;
+  const source = 'runId' in subject.ids ? { type: 'run' as const, id: subject.ids.runId } : { type: 'webhook_execution' as const, id: subject.ids.executionId };
+  const organizationId = approvals[0]?.organizationId ?? '';
+  for (const approval of approvals) {
+    for (const [index, channel] of subject.channels.entries()) {
+      if (approval.notifiedChannels.includes(index)) continue;
+      try {
+        const name = await guardOutgoingText(deps, { organizationId, text: subject.name, destination: `channel:${channel.type}`, source });
+        await sender.send(
+          { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
+          approvalMessage(deps, subject, name, approval, index, `${channel.type}:${channel.target}`),
+        );
+      } catch (error) {
+        deps.logger.warn({ err: error, approvalId: approval.id, channelType: channel.type }, 'could not send an approval request to a channel');
+        continue;
+      }
+      await deps.orm.em.fork().getConnection().execute(
+        `update "tool_approvals" set "notified_channels" = "notified_channels" || ?::jsonb where "id" = ?`,
+        [JSON.stringify([index]), approval.id],
+      );
+    }
+  }
+}
+
+function approvalMessage(deps: Deps, subject: Subject, name: string, approval: ToolApproval, index: number, channel: string) {
+  const approveUrl = approvalLink(deps, approval, 'approve', channel);
+  const denyUrl = approvalLink(deps, approval, 'deny', channel);
+  return {
+    kind: 'approval_requested' as const,
+    deliveryId: `approval.${approval.id}.${index}`,
+    approvalId: approval.id,
+    subjectName: name,
+    subject: subject.ids,
+    tool: approval.tool,
+    arguments: approval.arguments,
+    expiresAt: approval.expiresAt.toISOString(),
+    approveUrl,
+    denyUrl,
+    output: [
+      `A tool call waits for your approval: ${approval.tool}`,
+      `Arguments: ${approval.arguments}`,
+      `Approve: ${approveUrl}`,
+      `Deny: ${denyUrl}`,
+      `Expires ${approval.expiresAt.toISOString()}.`,
+    ].join('\n'),
+  };
 }
 
 /** The arguments as a person may see them: masked per the DLP policy, withheld when it blocks them. */

@@ -11,7 +11,7 @@ export type DecisionVia = (typeof DECISION_VIAS)[number];
 
 export class ToolApproval {
   [OptionalProps]?:
-    | 'runId' | 'automationId' | 'executionId' | 'assistantId' | 'decidedAt' | 'decidedBy' | 'decidedVia' | 'decidedChannel' | 'reason';
+    | 'runId' | 'automationId' | 'executionId' | 'assistantId' | 'decidedAt' | 'decidedBy' | 'decidedVia' | 'decidedChannel' | 'reason' | 'notifiedChannels';
   id!: string;
   organizationId!: string;
   /** The waiting workflow: `run/<runId>` or `webhook/<executionId>`. */
@@ -36,6 +36,8 @@ export class ToolApproval {
   /** For a link: the channel it was sent to (`slack:#ops`, `email:a@b.c`, `webhook:https://...`). */
   decidedChannel: string | null = null;
   reason: string | null = null;
+  /** Indexes of the channels the request was sent to. */
+  notifiedChannels: number[] = [];
 }
 
 export const ToolApprovalSchema = new EntitySchema<ToolApproval>({
@@ -60,5 +62,6 @@ export const ToolApprovalSchema = new EntitySchema<ToolApproval>({
     decidedVia: { type: 'string', length: 16, nullable: true },
     decidedChannel: { type: 'string', length: 500, nullable: true },
     reason: { type: 'text', nullable: true },
+    notifiedChannels: { type: 'json' },
   },
 });

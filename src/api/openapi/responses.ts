@@ -385,5 +385,6 @@ export const webhookExecution = z
     model: z.string().nullable().optional(),
     runId: z.string().nullable().optional(),
     error: z.string().optional(),
+    pendingApprovals: z.array(pendingApproval).optional().describe('A running assistant execution: the tool calls it waits on (docs/approvals.md)'),
   })
   .register(apiSchemas, { id: 'WebhookExecution' });

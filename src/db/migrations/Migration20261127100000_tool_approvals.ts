@@ -3,7 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 // Human approval of tool calls (issue 30): the policy columns (an automation's and an assistant's
 // `toolApprovals`, a connection's default, a skill version's `approvalRequired`; all empty by
 // default, so nothing changes for existing rows) and one row per approval request. A request
-// belongs to a run (`run_id`, gone with the run) or to a webhook execution (`execution_id`).
+// belongs to a run (`run_id`, gone with the run) or to a webhook execution (`execution_id`);
+// `notified_channels` lists the channel indexes the request was sent to (a retried send skips them).
 export class Migration20261127100000_tool_approvals extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "automations" add column "tool_approvals" jsonb not null default '{}';`);
@@ -28,7 +29,8 @@ export class Migration20261127100000_tool_approvals extends Migration {
       "decided_by" uuid null,
       "decided_via" varchar(16) null,
       "decided_channel" varchar(500) null,
-      "reason" text null
+      "reason" text null,
+      "notified_channels" jsonb not null default '[]'
     );`);
     this.addSql(`create index "tool_approvals_organization_index" on "tool_approvals" ("organization_id", "status", "requested_at");`);
     this.addSql(`create index "tool_approvals_run_index" on "tool_approvals" ("run_id");`);
