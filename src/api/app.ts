@@ -74,6 +74,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(validatePathParams(apiOperations.filter((o) => !o.path.startsWith('/v1/')), '', ['none']));
   app.use(marketplaceRoutes(deps));
   // Signed approval links: public, and a browser form's POST carries no JSON body.
+  app.use(validatePathParams(apiOperations.filter((o) => o.path.startsWith('/v1/approval-links/')), '', ['none']));
   app.use(approvalLinkRoutes(deps));
   for (const handler of [...body, ...traced]) app.use(handler);
 

@@ -37,17 +37,18 @@ export function approvalLink(deps: Pick<AppDeps, 'config' | 'secrets'>, approval
   return `${deps.config.publicBaseUrl}/approval-links/${approval.id}/${decision}?${query.toString()}`;
 }
 
-/** The request a link names, once its signature, decision and expiry check out (else 403, 404 or 410). */
+/** The request a link names, once its signature and expiry check out (404 for no such request, else 403 or 410). */
 export async function openLink(deps: Deps, params: LinkParams): Promise<{ approval: ToolApproval; decision: LinkDecision; channel: string }> {
-  const decision = LINK_DECISIONS.find((candidate) => candidate === params.decision);
+  // The path's id and decision are well-formed here (validated against the route registry).
+  const decision = LINK_DECISIONS.find((candidate) => candidate === params.decision)!;
+  const approval = await deps.orm.em.fork().findOne(ToolApproval, { id: params.id });
+  if (!approval) throw notFound('Approval');
   const expires = typeof params.expires === 'string' && /^\d{1,15}$/.test(params.expires) ? Number(params.expires) : undefined;
   const { channel, sig } = params;
-  if (!decision || expires === undefined || typeof channel !== 'string' || typeof sig !== 'string'
+  if (expires === undefined || typeof channel !== 'string' || typeof sig !== 'string'
     || !deps.secrets.verify(PURPOSE, signedText(params.id, decision, expires, channel), sig)) {
     throw new AppError('forbidden', 'This approval link is not valid', { param: 'sig' });
   }
-  const approval = await deps.orm.em.fork().findOne(ToolApproval, { id: params.id });
-  if (!approval) throw notFound('Approval');
   if (approval.expiresAt.getTime() !== expires || expires <= deps.clock.now().getTime()) {
     throw new AppError('gone', 'This approval link has expired', { param: 'expires' });
   }

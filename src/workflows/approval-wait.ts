@@ -5,7 +5,7 @@
 // record: the outcome of each request comes back from `settleToolApprovals`, so a decision the
 // API recorded wins over a signal or the timer that raced it. While it waits the workflow holds no
 // worker slot and no budget reservation (a model call reserves and settles within its activity).
-import { CancellationScope, condition, isCancellation, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, patched, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { ApprovalCall } from '../connectors/tool-loop.js';
 import { approveSignal, denySignal, type ApprovalSignal, type ApprovalSubject, type SettledApproval } from './approvals.contract.js';
@@ -17,6 +17,13 @@ const { requestToolApprovals } = proxyActivities<Activities>({
 const { settleToolApprovals, cancelToolApprovals } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds', retry: bookkeeping, summary: 'Record the outcome of the approval requests',
 });
+
+/**
+ * Marks histories where a tool call waited for approval. Executions from before approvals never
+ * reach the wait (their tool listings mark no binding); were one to, it would run the calls at
+ * once as it did.
+ */
+export const TOOL_APPROVALS_PATCH = 'tool-approvals';
 
 export interface ApprovalWaiter {
   /** Waits for a decision on each call; per call id, null (approved: make the call) or the tool result the model gets instead. */
@@ -43,6 +50,7 @@ export function approvalWaiter(subject: ApprovalSubject & { organizationId: stri
   }
 
   async function awaitApprovals(calls: ApprovalCall[]): Promise<Record<string, string | null>> {
+    if (!patched(TOOL_APPROVALS_PATCH)) return Object.fromEntries(calls.map((call) => [call.callId, null]));
     listen();
     const requests = calls.map((call) => ({ id: uuid4(), callId: call.callId, tool: `${call.binding.toolId}__${call.binding.toolName}`, arguments: call.arguments }));
     const ids = requests.map((request) => request.id);

@@ -62,6 +62,11 @@ export function runExecutionTimeoutMs(fireDelayMs: number): number {
   return RUN_WORK_TIME_MS + Math.max(0, fireDelayMs) + RUN_APPROVAL_WAIT_LIMIT_MS;
 }
 
+/** The run's time of work so far: its age without the time it waited for approvals. */
+export function workedMs(startedAtMs: number, nowMs: number, waitedMs: number): number {
+  return nowMs - startedAtMs - waitedMs;
+}
+
 /** What `codeVersion` the automation workflow gives the runs it starts now (2: `begin.fireAt` is known). */
 export const RUN_CODE = 2;
 
@@ -280,8 +285,7 @@ async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, tota
  */
 function assertWithinWorkTime(waitedMs: number): void {
   if (waitedMs === 0) return;
-  const worked = Date.now() - workflowInfo().startTime.getTime() - waitedMs;
-  if (worked > RUN_WORK_TIME_MS) throw ApplicationFailure.nonRetryable('The run used up its hour of work (time spent waiting for approvals not counted)', 'timed_out');
+  if (workedMs(workflowInfo().startTime.getTime(), Date.now(), waitedMs) > RUN_WORK_TIME_MS) throw ApplicationFailure.nonRetryable('The run used up its hour of work (time spent waiting for approvals not counted)', 'timed_out');
 }
 
 interface RunTotals {

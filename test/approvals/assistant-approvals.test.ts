@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
+import { RECORDING, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -81,6 +82,10 @@ describe('an assistant execution with a tool under an always policy', () => {
     const { executionId, approvalId } = await waitingExecution();
     await stack.runtime.temporal.client.workflow.getHandle(`webhook/${executionId}`).signal('deny', { approvalId, reason: 'operator says no' });
     expect(await finished(executionId)).toMatchObject({ status: 'success' });
+    if (RECORDING) {
+      const { events } = await stack.runtime.temporal.client.workflow.getHandle(`webhook/${executionId}`).fetchHistory();
+      writeHistoryFixture('webhook-execution-assistant-denied.patched.history.bin', { events });
+    }
     expect(toolMessages()).toEqual(['Tool call not run: a person denied it (reason: operator says no).']);
     expect((await api('GET', `/approvals/${approvalId}`)).body).toMatchObject({ status: 'denied', decidedVia: 'signal', reason: 'operator says no' });
   }, 120_000);

@@ -154,8 +154,9 @@ describe('approval links', () => {
     const { automationId, runId, approvalId } = await waitingRun([{ type: 'slack', target: '#ops' }]);
     const post = await waitFor(async () => slack.posts.find((p) => p.text.includes(`/approval-links/${approvalId}/deny?`)), { what: 'the Slack message' });
     const denyUrl = post.text.match(/Deny: (\S+)/)![1]!;
-    const decided = await follow('POST', denyUrl);
+    const decided = await follow('POST', denyUrl, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
     expect(decided.status).toBe(200);
+    expect(decided.headers.get('content-type')).toContain('text/html');
     expect(decided.text).toContain('The tool call is denied.');
     expect(await runEnd(automationId, runId)).toMatchObject({ status: 'success' });
     expect(toolMessages()).toEqual(['Tool call not run: a person denied it (reason: denied from a link sent to slack:#ops).']);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
+import { RECORDING, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -149,6 +150,10 @@ describe('a run with a tool under an always policy', () => {
 
     const again = await as(org.admin.key)('POST', `/approvals/${approvalId}/deny`, { reason: 'too late' });
     expect(again.status).toBe(409);
+    if (RECORDING) {
+      const { events } = await stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`).fetchHistory();
+      writeHistoryFixture('run-approved.code-2.history.bin', { events });
+    }
   }, 120_000);
 
   it('runs the turn\'s calls under never at once and gives the model every result together', async () => {

@@ -85,7 +85,7 @@ export const approvalOperations: Operation[] = [
     operationId: 'decideByApprovalLink',
     tag: 'Approvals',
     summary: 'Decide a request with a signed link (single-use; audited with the channel it was sent to)',
-    description: `The first decision on the request wins: any later use of a link is 409. A browser gets an HTML page; a client sending \`Accept: application/json\` gets the decided request. ${linkErrors}`,
+    description: `The first decision on the request wins: any later use of a link is 409. A browser (\`Accept: text/html\`) gets an HTML page; any other client gets the decided request. ${linkErrors}`,
     auth: 'none',
     pathParams: linkParams,
     query: linkQuery,

@@ -26,9 +26,9 @@ export function approvalLinkRoutes(deps: AppDeps): Router {
   router.post(LINK_PATH, async (req, res) => {
     const decided = await decideByLink(deps, paramsOf(req));
     pageHeaders(res);
-    // A browser form gets a page; an API client asking for JSON gets the decided request.
-    if (req.accepts(['html', 'json']) === 'json') res.json(decided);
-    else res.type('html').send(decidedPage(decided.status));
+    // A browser (Accept: text/html) gets a page; any other client the decided request.
+    if (req.accepts(['json', 'html']) === 'html') res.type('html').send(decidedPage(decided.status));
+    else res.json(decided);
   });
   return router;
 }
