@@ -265,6 +265,20 @@ describe('a run with a tool under an always policy', () => {
     expect(toolMessagesSeen()).toEqual([expect.objectContaining({ tool_call_id: 'call_add', content: '42' })]);
   }, 120_000);
 
+  it('shows approvers the arguments after the DLP policy masked them', async () => {
+    const policy = await as(org.owner.key)('PUT', '/dlp/policy', { detectors: { email: 'mask' } });
+    expect(policy.status, policy.text).toBe(200);
+    const automationId = await createAutomation();
+    upstream.reset();
+    upstream.enqueue({ toolCalls: [{ id: 'call_add', name: 'fixture-http__add', arguments: '{"a": 2, "b": 40, "note": "mail ana@example.com"}' }] }, { content: 'Done.' });
+    const runId = await startRun(automationId);
+    const [pending] = (await waitForPending(automationId, runId)).pendingApprovals;
+    expect(pending.arguments).not.toContain('ana@example.com');
+    expect(pending.arguments).toContain('"a": 2');
+    expect((await owner()('GET', `/approvals/${pending.id}`)).body.arguments).toBe(pending.arguments);
+    expect((await owner()('POST', `/automations/${automationId}/runs/${runId}/cancel`)).status).toBe(200);
+  }, 120_000);
+
   it('lists only the organization\'s requests and answers 404 for another organization\'s', async () => {
     const other = await createTestOrganization(stack.runtime.orm);
     const mine = await owner()('GET', '/approvals');
