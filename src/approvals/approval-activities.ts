@@ -63,7 +63,7 @@ export function createApprovalActivities(deps: Deps) {
      * The outcome of each request: a row still pending takes the workflow's (an operator's signal,
      * or expiry when the timer fired); a row already decided (the API, a link) keeps its decision.
      */
-    async settleToolApprovals(input: { organizationId: string; outcomes: Array<Pick<Decision, 'status' | 'via' | 'reason'> & { id: string }>; allDecided: boolean }): Promise<SettledApproval[]> {
+    async settleToolApprovals(input: { organizationId: string; outcomes: Array<Pick<Decision, 'status' | 'via' | 'reason'> & { id: string }> }): Promise<SettledApproval[]> {
       const settled: SettledApproval[] = [];
       for (const outcome of input.outcomes) {
         const row = await decideApproval(deps, input.organizationId, outcome.id, { status: outcome.status, via: outcome.via, reason: outcome.reason });

@@ -59,14 +59,13 @@ export function approvalWaiter(subject: ApprovalSubject & { organizationId: stri
       const { expiresAt } = await requestToolApprovals({
         ...subject, requests: requests.map(({ id, tool, arguments: args }) => ({ id, tool, arguments: args })),
       });
-      const decided = await condition(() => ids.every((id) => signalled.has(id)), Math.max(1, Date.parse(expiresAt) - Date.now()));
+      await condition(() => ids.every((id) => signalled.has(id)), Math.max(1, Date.parse(expiresAt) - Date.now()));
       const settled = await settleToolApprovals({
         organizationId: subject.organizationId,
         outcomes: ids.map((id) => {
           const signal = signalled.get(id);
           return signal ? { id, status: signal.status, via: 'signal' as const, reason: signal.reason ?? null } : { id, status: 'expired' as const, via: 'timer' as const, reason: null };
         }),
-        allDecided: decided,
       });
       const byId = new Map(settled.map((outcome) => [outcome.id, outcome]));
       return Object.fromEntries(requests.map((request) => [request.callId, refusalOf(byId.get(request.id))]));
