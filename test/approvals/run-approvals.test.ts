@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { RECORDING, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization, type TestUser } from '../helpers/orgs.js';
@@ -21,15 +22,19 @@ let org: TestOrganization;
 let otherMember: TestUser;
 let upstream: FakeUpstream;
 let mcp: HttpFixture;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   mcp = await startMcpHttpFixture({ token: TOKEN });
+  receiver = await startWebhookReceiver();
+  receiver.secret = 'whsec_run_approvals_receiver_1234';
   stack = await startStack({
     env: {
       GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream })),
       TOOLS_CATALOG_EXTRA: writeFixtureCatalog({ okUrl: mcp.url, hangUrl: mcp.url }),
       APPROVAL_TIMEOUT_SECONDS: String(APPROVAL_TIMEOUT_SECONDS),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     },
   });
   org = await createTestOrganization(stack.runtime.orm);
@@ -41,6 +46,7 @@ afterAll(async () => {
   await stack?.stop();
   await upstream?.close();
   await mcp?.stop();
+  await receiver?.stop();
 });
 
 const as = (key: string) => (method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, { key, body });
@@ -56,6 +62,7 @@ async function createAutomation(): Promise<string> {
     model: 'fake-model',
     tools: ['fixture-http'],
     toolApprovals: { 'fixture-http__add': 'always' },
+    channels: [{ type: 'webhook', target: receiver.url, secret: receiver.secret }],
   });
   expect(created.status, created.text).toBe(201);
   return created.body.id;
@@ -118,6 +125,16 @@ async function completedToolCalls(runId: string): Promise<number> {
   return events.filter((event) => toolCalls.has(String(event.activityTaskCompletedEventAttributes?.scheduledEventId))).length;
 }
 
+/** The signed `approval.requested` event the automation's webhook channel received for the request. */
+async function requestSentToChannel(approvalId: string): Promise<any> {
+  const delivery = await waitFor(async () => receiver.deliveries.find((d) => d.event === 'approval.requested' && (d.body as any).data.approvalId === approvalId), {
+    what: 'the approval request on the webhook channel',
+  });
+  expect(delivery.verified && delivery.verifiedWithTimestamp).toBe(true);
+  expect((delivery.body as any).data).toMatchObject({ tool: 'fixture-http__add', arguments: '{"a": 2, "b": 40}', approveUrl: expect.stringContaining(`/approval-links/${approvalId}/approve?`) });
+  return delivery;
+}
+
 async function auditOf(approvalId: string): Promise<any[]> {
   const audit = await as(org.owner.key)('GET', '/audit-logs?limit=100');
   return audit.body.auditLogs.filter((event: any) => event.targetId === approvalId);
@@ -133,6 +150,7 @@ describe('a run with a tool under an always policy', () => {
     expect(waiting.status).toBe('running');
     expect(waiting.pendingApprovals).toEqual([{ id: expect.any(String), tool: 'fixture-http__add', arguments: '{"a": 2, "b": 40}', expiresAt: expect.any(String) }]);
     const approvalId = waiting.pendingApprovals[0].id;
+    await requestSentToChannel(approvalId);
     const listed = await owner()('GET', `/approvals?status=pending&automationId=${automationId}`);
     expect(listed.body.approvals.map((a: any) => a.id)).toEqual([approvalId]);
     expect(listed.body.approvals[0]).toMatchObject({ runId, automationId, status: 'pending', decidedVia: null });
@@ -179,6 +197,7 @@ describe('a run with a tool under an always policy', () => {
     enqueueToolTurn();
     const runId = await startRun(automationId);
     const approvalId = (await waitForPending(automationId, runId)).pendingApprovals[0].id;
+    await requestSentToChannel(approvalId);
 
     const stranger = await as(otherMember.key)('POST', `/approvals/${approvalId}/deny`, {});
     expect(stranger.status).toBe(403);
@@ -200,6 +219,7 @@ describe('a run with a tool under an always policy', () => {
     enqueueToolTurn();
     const runId = await startRun(automationId);
     const approvalId = (await waitForPending(automationId, runId)).pendingApprovals[0].id;
+    await requestSentToChannel(approvalId);
 
     await stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`).signal('approve', { approvalId });
 
@@ -228,6 +248,9 @@ describe('a run with a tool under an always policy', () => {
     ]);
     expect((await owner()('GET', `/approvals/${approvalId}`)).body).toMatchObject({ status: 'expired', decidedVia: 'timer' });
     expect((await owner()('POST', `/approvals/${approvalId}/approve`)).status).toBe(409);
+    await requestSentToChannel(approvalId);
+    // Nobody decided: no decision is audited.
+    expect(await auditOf(approvalId)).toEqual([]);
   }, (APPROVAL_TIMEOUT_SECONDS + 90) * 1000);
 
   it('cancels the pending requests of a run cancelled while it waits', async () => {
@@ -241,6 +264,9 @@ describe('a run with a tool under an always policy', () => {
     expect(cancelled.body).toMatchObject({ status: 'failure', error: 'cancelled' });
     await waitFor(async () => (await owner()('GET', `/approvals/${approvalId}`)).body.status === 'cancelled', { what: 'the request to be cancelled' });
     expect((await owner()('POST', `/approvals/${approvalId}/approve`)).status).toBe(409);
+    await requestSentToChannel(approvalId);
+    expect(await auditOf(approvalId)).toEqual([]);
+    expect(upstream.requests).toHaveLength(1);
   }, 120_000);
 
   it("remembers the tool as never for the automation when its owner asks, and refuses remember to others", async () => {
@@ -248,6 +274,7 @@ describe('a run with a tool under an always policy', () => {
     enqueueToolTurn();
     const runId = await startRun(automationId);
     const approvalId = (await waitForPending(automationId, runId)).pendingApprovals[0].id;
+    await requestSentToChannel(approvalId);
 
     const byAdmin = await as(org.admin.key)('POST', `/approvals/${approvalId}/approve`, { remember: true });
     expect(byAdmin.status).toBe(403);
