@@ -101,6 +101,12 @@ const envSchema = z.object({
    * more in all; 0 (the default) starts each run at its fire. docs/automations.md.
    */
   AUTOMATION_ARM_LEAD_SECONDS: z.coerce.number().int().min(0).max(600).default(0),
+  /**
+   * How long a tool call under an `always` approval policy waits for a person before it expires
+   * (docs/approvals.md). At most 3 days: a run waits at most once per model turn (10 turns), and
+   * its Temporal timeout allows 30 days of waiting (RUN_APPROVAL_WAIT_LIMIT_MS).
+   */
+  APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(259_200).default(86_400),
   /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
   // An evicted automation replays its history since the last continue-as-new at its next fire
   // (~0.75 ms of CPU per event): 500 events (~40 fires) keep that replay under ~0.4 s.

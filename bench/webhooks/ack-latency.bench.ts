@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     await em.flush();
     const caller = { organizationId: organization.id, userId: user.id, email: user.email, role: 'owner' as const, via: 'api_key' as const };
     const assistant = await createAssistant(runtime, caller, {
-      name: 'Bench', description: '', systemPrompt: 'x', model: 'standard', skillId: null, skillVersion: null, tools: [], channels: [], trigger: { type: 'webhook' },
+      name: 'Bench', description: '', systemPrompt: 'x', model: 'standard', skillId: null, skillVersion: null, tools: [], toolApprovals: {}, channels: [], trigger: { type: 'webhook' },
     });
     const webhookPath = new URL(assistant.webhookUrl!).pathname;
     const body = JSON.stringify({ event: 'order.created', data: { id: 42, items: ['a', 'b'] } });

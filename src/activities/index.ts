@@ -3,6 +3,7 @@
 // the API uses) are passed in, so tests run them on the real stack. Workflows import `Activities`
 // as a type only; only the worker (and tests) use its values.
 import type { AppDeps } from '../runtime-deps.js';
+import { createApprovalActivities } from '../approvals/approval-activities.js';
 import { createRunActivities } from '../automations/run-activities.js';
 import { createToolActivities } from '../connectors/run-tools.js';
 import { createDiagnosticsActivities } from '../diagnostics/activities.js';
@@ -14,6 +15,7 @@ export function createActivities(deps: AppDeps) {
     ...createToolActivities(deps),
     ...createWebhookActivities(deps),
     ...createDiagnosticsActivities(deps),
+    ...createApprovalActivities(deps),
   };
 }
 

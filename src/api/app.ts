@@ -14,6 +14,8 @@ import { traceRequests } from './middleware/tracing.js';
 import { tracing } from '../telemetry/tracing.js';
 import { billingRoutes } from './routes/billing.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
+import { approvalLinkRoutes } from './routes/approval-links.js';
+import { approvalsRoutes } from './routes/approvals.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
 import { authRoutes } from './routes/auth.js';
 import { automationsRoutes } from './routes/automations.js';
@@ -42,7 +44,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes, codecRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();
@@ -71,6 +73,9 @@ export function buildApp(deps: AppDeps): Express {
   app.use(`/v1${CODEC_PATH}`, codecCors(deps.config.temporalUiOrigin));
   app.use(validatePathParams(apiOperations.filter((o) => !o.path.startsWith('/v1/')), '', ['none']));
   app.use(marketplaceRoutes(deps));
+  // Signed approval links: public, and a browser form's POST carries no JSON body.
+  app.use(validatePathParams(apiOperations.filter((o) => o.path.startsWith('/v1/approval-links/')), '', ['none']));
+  app.use(approvalLinkRoutes(deps));
   for (const handler of [...body, ...traced]) app.use(handler);
 
   const v1 = express.Router();

@@ -36,6 +36,7 @@ export interface AssistantView {
   skillId: string | null;
   skillVersion: number | null;
   tools: string[];
+  toolApprovals: Record<string, 'always' | 'never'>;
   /** Webhook channels show their signing secret only in the response that generated it. */
   channels: Array<{ type: AssistantChannel['type']; target: string; secret?: string }>;
   trigger: { type: 'webhook' } | null;
@@ -48,7 +49,7 @@ export interface AssistantView {
 }
 
 /** The fields that decide what an execution does: only the assistant's owner changes them. */
-const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'skillId', 'skillVersion', 'tools', 'channels', 'trigger'] as const;
+const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'skillId', 'skillVersion', 'tools', 'toolApprovals', 'channels', 'trigger'] as const;
 
 export async function createAssistant(deps: AssistantDeps, caller: Caller, input: CreateAssistantInput): Promise<AssistantView> {
   const now = deps.clock.now();
@@ -69,6 +70,7 @@ export async function createAssistant(deps: AssistantDeps, caller: Caller, input
       skillId: input.skillId,
       skillVersion,
       tools: input.tools,
+      toolApprovals: input.toolApprovals,
       channels,
       triggerType: input.trigger?.type ?? null,
       createdAt: now,
@@ -307,6 +309,7 @@ function toView(
     skillId: assistant.skillId,
     skillVersion: assistant.skillVersion,
     tools: assistant.tools,
+    toolApprovals: assistant.toolApprovals,
     channels: assistant.channels.map((channel, index) => ({
       type: channel.type,
       target: channel.target,

@@ -2,6 +2,7 @@
 // with a webhook trigger is activated by HTTP POSTs to its webhook URL (see src/webhooks).
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+import type { ToolApprovals } from '../approvals/policy.js';
 import type { StoredChannel } from '../automations/entities.js';
 
 export const ASSISTANT_TRIGGER_TYPES = ['webhook'] as const;
@@ -11,7 +12,7 @@ export type AssistantTriggerType = (typeof ASSISTANT_TRIGGER_TYPES)[number];
 export type AssistantChannel = StoredChannel;
 
 export class Assistant {
-  [OptionalProps]?: 'id' | 'description' | 'skillId' | 'skillVersion' | 'tools' | 'channels' | 'triggerType' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'description' | 'skillId' | 'skillVersion' | 'tools' | 'toolApprovals' | 'channels' | 'triggerType' | 'createdAt' | 'updatedAt';
   id: string = randomUUID();
   organizationId!: string;
   /** The user who created it (kept for the record). */
@@ -27,6 +28,8 @@ export class Assistant {
   /** The pinned version of that skill (the current one at create, or when the owner re-pins). */
   skillVersion: number | null = null;
   tools: string[] = [];
+  /** Which tool calls wait for a person (src/approvals/policy.ts). */
+  toolApprovals: ToolApprovals = {};
   channels: AssistantChannel[] = [];
   triggerType: AssistantTriggerType | null = null;
   createdAt: Date = new Date();
@@ -48,6 +51,7 @@ export const AssistantSchema = new EntitySchema<Assistant>({
     skillId: { type: 'string', length: 100, nullable: true },
     skillVersion: { type: 'integer', nullable: true },
     tools: { type: 'json' },
+    toolApprovals: { type: 'json' },
     channels: { type: 'json' },
     triggerType: { type: 'string', length: 16, nullable: true },
     createdAt: { type: 'datetime', length: 3 },

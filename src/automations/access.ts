@@ -1,7 +1,7 @@
 // Who may do what with an automation (DESIGN.md section 4, Trust). Everyone in the organization
 // reads it and its runs. Its runs act as its owner (`ownerId`: the owner's role, tool connections,
 // skill access and usage), so only the owner changes what it runs (prompt, model, tools, skill,
-// channels): anyone else doing so would act with the owner's account. Admins and the
+// channels, which tool calls wait for approval): anyone else doing so would act with the owner's account. Admins and the
 // organization's owner also manage its lifecycle (name, description, schedule, pause, activate,
 // run now, delete) and may take ownership, after which it runs as them. Its webhook URLs are the
 // owner's alone (src/webhooks/automation-webhooks.service.ts): what they send is a run's input.
@@ -10,7 +10,7 @@ import { hasRole, type Caller } from '../identity/caller.js';
 import type { Automation } from './entities.js';
 
 /** The fields that decide what a run does, as the update body names them. */
-export const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'tools', 'channels', 'skillId', 'skillVersion'] as const;
+export const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'tools', 'toolApprovals', 'channels', 'skillId', 'skillVersion'] as const;
 
 export function canManageAutomation(automation: Pick<Automation, 'ownerId'>, caller: Caller): boolean {
   return automation.ownerId === caller.userId || hasRole(caller, 'admin');

@@ -1,6 +1,7 @@
 // Request shapes of the automation endpoints (zod 4). Cron syntax, time zone and the minimum
 // interval are checked by the service (they need the configuration), not here.
 import { z } from 'zod';
+import { toolApprovalsSchema } from '../approvals/policy.js';
 import { AppError, badRequest } from '../errors.js';
 import { AUTOMATION_STATUSES, RUN_STATUSES } from './entities.js';
 
@@ -34,6 +35,8 @@ const fields = {
   schedule: z.string().trim().min(1).max(200),
   timezone: z.string().trim().min(1).max(64),
   tools: z.array(toolId).max(50),
+  /** Which tool calls wait for a person: `<connectorId>__<toolName>` or `<connectorId>__*` -> always | never. */
+  toolApprovals: toolApprovalsSchema,
   channels: z.array(channelSchema).max(20),
   status: z.enum(AUTOMATION_STATUSES),
   /** A skill whose prompt, tools and tier the runs use; null = none. */
@@ -50,6 +53,7 @@ export const createAutomationSchema = z.strictObject({
   schedule: fields.schedule,
   timezone: fields.timezone.default('UTC'),
   tools: fields.tools.default([]),
+  toolApprovals: fields.toolApprovals.default({}),
   channels: fields.channels.default([]),
   status: fields.status.default('active'),
   skillId: fields.skillId.default(null),
@@ -65,6 +69,7 @@ export const updateAutomationSchema = z.strictObject({
   schedule: fields.schedule.optional(),
   timezone: fields.timezone.optional(),
   tools: fields.tools.optional(),
+  toolApprovals: fields.toolApprovals.optional(),
   channels: fields.channels.optional(),
   status: fields.status.optional(),
   skillId: fields.skillId.optional(),

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
+import { pendingApprovalsOf } from '../approvals/views.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
@@ -60,6 +61,7 @@ export async function createAutomation(deps: Deps, caller: Caller, body: unknown
       schedule: input.schedule,
       timezone: input.timezone,
       tools: input.tools,
+      toolApprovals: input.toolApprovals,
       channels,
       skillId: input.skillId,
       skillVersion,
@@ -107,7 +109,7 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
 
   const em = deps.orm.em.fork();
   const content = {
-    ...pick(input, ['name', 'description', 'systemPrompt', 'model', 'tools'] as const),
+    ...pick(input, ['name', 'description', 'systemPrompt', 'model', 'tools', 'toolApprovals'] as const),
     ...(stored ? { channels: stored.channels } : {}),
     ...(skill ?? {}),
     updatedAt: deps.clock.now(),
@@ -235,7 +237,12 @@ export async function listRuns(deps: Deps, caller: Caller, id: string, query: un
     deps.orm.em.fork().find(AutomationRun, { automationId: automation.id, ...(status ? { status } : {}) }, { orderBy: { startedAt: 'desc', id: 'desc' }, limit, offset }),
     runCounts(deps, automation.id),
   ]);
-  return { runs: runs.map(runView), total: status ? counts[status] : Object.values(counts).reduce((a, b) => a + b, 0) };
+  const running = runs.filter((run) => run.status === 'running').map((run) => run.id);
+  const pending = await pendingApprovalsOf(deps.orm.em.fork(), caller.organizationId, 'runId', running);
+  return {
+    runs: runs.map((run) => runView(run, pending.get(run.id))),
+    total: status ? counts[status] : Object.values(counts).reduce((a, b) => a + b, 0),
+  };
 }
 
 // --- helpers -------------------------------------------------------------------------------
@@ -340,7 +347,7 @@ async function runSummary(deps: Deps, automationId: string) {
   const em = deps.orm.em.fork();
   const counts = await runCounts(deps, automationId);
   const recent = await em.find(AutomationRun, { automationId }, { orderBy: { startedAt: 'desc', id: 'desc' }, limit: 5 });
-  return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0), recentRuns: recent.map(runView) };
+  return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0), recentRuns: recent.map((run) => runView(run)) };
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

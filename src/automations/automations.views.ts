@@ -1,5 +1,6 @@
 // Response shapes of automations and runs (SPEC "Automation", "Run"). Channel secrets never leave
 // the database except once, right after they were generated.
+import type { PendingApprovalView } from '../approvals/views.js';
 import type { Automation, AutomationRun } from './entities.js';
 
 export interface AutomationListItem {
@@ -42,6 +43,7 @@ export function automationView(automation: Automation, revealedSecrets: Map<numb
     skillId: automation.skillId,
     skillVersion: automation.skillVersion,
     tools: automation.tools,
+    toolApprovals: automation.toolApprovals,
     channels: automation.channels.map((channel, index) => ({
       type: channel.type,
       target: channel.target,
@@ -52,7 +54,8 @@ export function automationView(automation: Automation, revealedSecrets: Map<numb
   };
 }
 
-export function runView(run: AutomationRun) {
+/** A run; `pendingApprovals` lists the tool calls it waits on (a running run only). */
+export function runView(run: AutomationRun, pendingApprovals: PendingApprovalView[] = []) {
   return {
     id: run.id,
     automationId: run.automationId,
@@ -70,5 +73,6 @@ export function runView(run: AutomationRun) {
     skill: run.skillId && run.skillVersion ? { skillId: run.skillId, version: run.skillVersion } : null,
     /** The run this one retries; null for any other run. */
     retryOf: run.retryOf,
+    pendingApprovals,
   };
 }

@@ -3,6 +3,7 @@
 // idempotency record that keeps a retried activity from posting twice).
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+import type { ToolApprovals } from '../approvals/policy.js';
 
 export const AUTOMATION_STATUSES = ['active', 'paused'] as const;
 export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
@@ -22,7 +23,7 @@ export interface StoredChannel {
 
 export class Automation {
   [OptionalProps]?:
-    | 'id' | 'description' | 'tools' | 'channels' | 'skillId' | 'skillVersion' | 'lastRunAt' | 'nextRunAt' | 'skippedFires' | 'stateVersion'
+    | 'id' | 'description' | 'tools' | 'toolApprovals' | 'channels' | 'skillId' | 'skillVersion' | 'lastRunAt' | 'nextRunAt' | 'skippedFires' | 'stateVersion'
     | 'createdAt' | 'updatedAt';
   id: string = randomUUID();
   organizationId!: string;
@@ -40,6 +41,8 @@ export class Automation {
   schedule!: string;
   timezone!: string;
   tools: string[] = [];
+  /** Which tool calls wait for a person (src/approvals/policy.ts); empty: none of its own. */
+  toolApprovals: ToolApprovals = {};
   channels: StoredChannel[] = [];
   /** The skill whose prompt, tools and tier the runs use (see src/skills/run-settings.ts). */
   skillId: string | null = null;
@@ -108,6 +111,7 @@ export const AutomationSchema = new EntitySchema<Automation>({
     schedule: { type: 'string', length: 200 },
     timezone: { type: 'string', length: 64 },
     tools: { type: 'json' },
+    toolApprovals: { type: 'json' },
     channels: { type: 'json' },
     skillId: { type: 'uuid', nullable: true },
     skillVersion: { type: 'integer', nullable: true },

@@ -74,10 +74,13 @@ with "input" as (
   select i."run_id", a."id", a."organization_id", i."trigger", 'running', i."started_at", i."context", i."retry_of"
   from "automation" a, "input" i
   -- A scheduled fire while another run of the automation is running is skipped (DESIGN.md "Overlap");
-  -- a run older than the run timeout has ended in Temporal, whatever its row says.
+  -- a run older than its hour of work has ended in Temporal, whatever its row says, unless it waits
+  -- for an approval or was decided on within the hour (its hour of work does not count the waits).
   where not (i."skip_if_running" and exists (
     select 1 from "automation_runs" o where o."automation_id" = i."automation_id" and o."status" = 'running'
-      and o."id" <> i."run_id" and o."started_at" > i."now" - interval '1 hour'))
+      and o."id" <> i."run_id" and (o."started_at" > i."now" - interval '1 hour' or exists (
+        select 1 from "tool_approvals" ap where ap."run_id" = o."id"
+          and (ap."status" = 'pending' or ap."decided_at" > i."now" - interval '1 hour')))))
   on conflict ("id") do nothing
   returning "id", "trigger", "started_at", "context"
 ), "moved" as (

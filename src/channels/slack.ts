@@ -3,7 +3,7 @@
 // prevents a second post on retry.
 import { request } from 'undici';
 import type { ChannelMessage, DeliveryReceipt } from './types.js';
-import { messageLabel, PermanentDeliveryError } from './types.js';
+import { messageLabel, PermanentDeliveryError, producerName } from './types.js';
 
 export interface SlackSettings {
   apiUrl: string;
@@ -23,9 +23,9 @@ export async function postToSlack(settings: SlackSettings, channel: string, mess
     headers: { authorization: `Bearer ${settings.botToken}`, 'content-type': 'application/json; charset=utf-8' },
     body: JSON.stringify({
       channel,
-      text: `*${message.kind === 'assistant_webhook' ? message.assistantName : message.automationName}*\n${message.output}`,
+      text: `*${producerName(message)}*\n${message.output}`,
       unfurl_links: false,
-      metadata: { event_type: messageLabel(message).kind, event_payload: { delivery_id: message.deliveryId, run_id: message.kind === 'assistant_webhook' ? message.executionId : message.runId } },
+      metadata: { event_type: messageLabel(message).kind, event_payload: { delivery_id: message.deliveryId, run_id: sourceIdOf(message) } },
     }),
     headersTimeout: 15_000,
     bodyTimeout: 15_000,
@@ -51,4 +51,11 @@ function safeJson(text: string): { ok?: boolean; error?: unknown; ts?: unknown }
   } catch {
     return undefined;
   }
+}
+
+/** The run (or webhook execution) the message belongs to. */
+function sourceIdOf(message: ChannelMessage): string {
+  if (message.kind === 'assistant_webhook') return message.executionId;
+  if (message.kind === 'approval_requested') return 'runId' in message.subject ? message.subject.runId : message.subject.executionId;
+  return message.runId;
 }

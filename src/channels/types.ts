@@ -1,6 +1,7 @@
 // What every output channel receives: the output plus a delivery id that stays the same across
-// retries, so the receiving side (and our own delivery record) can recognise a repeat. Two
-// producers send: automation runs and assistants' webhook executions, each labelled as itself.
+// retries, so the receiving side (and our own delivery record) can recognise a repeat. Three
+// producers send: automation runs and assistants' webhook executions, each labelled as itself, and
+// approval requests of either (the tool call, its arguments and two signed links).
 import type { ChannelType } from '../automations/entities.js';
 
 /** The output of an automation run. `kind` may be omitted (the original message shape). */
@@ -29,10 +30,43 @@ export interface AssistantWebhookMessage {
   output: string;
 }
 
-export type ChannelMessage = AutomationRunMessage | AssistantWebhookMessage;
+/** A tool call waiting for a person: the tool, its (DLP-masked) arguments and the two signed links. */
+export interface ApprovalRequestedMessage {
+  kind: 'approval_requested';
+  /** `approval:<approvalId>:<channelIndex>`. */
+  deliveryId: string;
+  approvalId: string;
+  /** The automation's or assistant's name. */
+  subjectName: string;
+  subject: { automationId: string; runId: string } | { assistantId: string; executionId: string };
+  tool: string;
+  arguments: string;
+  expiresAt: string;
+  approveUrl: string;
+  denyUrl: string;
+  /** The text Slack and email show (tool, arguments, both links). */
+  output: string;
+}
+
+export type ChannelMessage = AutomationRunMessage | AssistantWebhookMessage | ApprovalRequestedMessage;
+
+/** The name of what produced the message: the automation or the assistant. */
+export function producerName(message: ChannelMessage): string {
+  if (message.kind === 'assistant_webhook') return message.assistantName;
+  if (message.kind === 'approval_requested') return message.subjectName;
+  return message.automationName;
+}
 
 /** The label each channel shows: event name, title and a one-line reference. */
 export function messageLabel(message: ChannelMessage): { event: string; kind: string; title: string; reference: string } {
+  if (message.kind === 'approval_requested') {
+    return {
+      event: 'approval.requested',
+      kind: 'approval_requested',
+      title: `[Approval needed] ${message.subjectName}: ${message.tool}`,
+      reference: `Approval ${message.approvalId}, expires ${message.expiresAt}`,
+    };
+  }
   if (message.kind === 'assistant_webhook') {
     return {
       event: 'assistant.webhook.completed',

@@ -17,6 +17,22 @@ export const WEBHOOK_EVENT = 'automation.run.completed';
 export const ASSISTANT_WEBHOOK_EVENT = 'assistant.webhook.completed';
 
 export function webhookBody(message: ChannelMessage): string {
+  if (message.kind === 'approval_requested') {
+    return JSON.stringify({
+      id: message.deliveryId,
+      event: messageLabel(message).event,
+      data: {
+        approvalId: message.approvalId,
+        ...message.subject,
+        name: message.subjectName,
+        tool: message.tool,
+        arguments: message.arguments,
+        expiresAt: message.expiresAt,
+        approveUrl: message.approveUrl,
+        denyUrl: message.denyUrl,
+      },
+    });
+  }
   if (message.kind === 'assistant_webhook') {
     return JSON.stringify({
       id: message.deliveryId,

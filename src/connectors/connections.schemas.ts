@@ -2,6 +2,7 @@
 // a connection's variables are never part of any view (only their names), and a catalog entry's
 // operator-set env and header templates are not shown.
 import { z } from 'zod';
+import { toolApprovalsSchema, type ToolApprovals } from '../approvals/policy.js';
 import { badRequest } from '../errors.js';
 import type { CatalogEntry } from './catalog.js';
 import type { ConnectionStatus, ToolConnection } from './entities.js';
@@ -15,6 +16,8 @@ export const createConnectionBody = z.object({
       z.string().max(8192).refine((value) => !value.includes('\0'), 'must not contain NUL characters'),
     )
     .default({}),
+  /** The default approval policy of this connection's tools; entries name this connector (`<toolId>__<toolName>`, `<toolId>__*`). */
+  toolApprovals: toolApprovalsSchema.default({}),
 });
 
 export type CreateConnectionInput = z.infer<typeof createConnectionBody>;
@@ -89,6 +92,8 @@ export interface ConnectionDetail extends ConnectionSummary {
   tools: string[];
   /** Names of the variables set on the connection; values are never returned. */
   envVars: string[];
+  /** The default approval policy of this connection's tools. */
+  toolApprovals: ToolApprovals;
   createdAt: string;
   updatedAt: string;
 }
@@ -119,6 +124,7 @@ export function connectionDetail(connection: ToolConnection): ConnectionDetail {
     testResult: connection.testResult,
     tools: connection.toolNames ?? [],
     envVars: connection.envNames,
+    toolApprovals: connection.toolApprovals,
     createdAt: connection.createdAt.toISOString(),
     updatedAt: connection.updatedAt.toISOString(),
   };

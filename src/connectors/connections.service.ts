@@ -35,6 +35,7 @@ export function listCatalog(catalog: Catalog): { tools: ConnectorView[]; total: 
 export async function createConnection(deps: ConnectionDeps, caller: Caller, input: CreateConnectionInput): Promise<ConnectionDetail> {
   const entry = catalogEntryFor(catalogFor(deps.config), input.toolId);
   const env = acceptedVariables(entry, input.env);
+  assertPolicyOfConnector(entry, input.toolApprovals);
   // Refused values never get stored; the originals are kept and checked again at every start.
   await confineValues(deps.config, caller.organizationId, entry, env);
   const now = deps.clock.now();
@@ -47,6 +48,7 @@ export async function createConnection(deps: ConnectionDeps, caller: Caller, inp
       name: input.name,
       envCiphertext: deps.secrets.encrypt(JSON.stringify(env)),
       envNames: Object.keys(env).sort(),
+      toolApprovals: input.toolApprovals,
       status: 'connected',
       connectedAt: now,
       createdAt: now,
@@ -176,4 +178,10 @@ function acceptedVariables(entry: CatalogEntry, env: Record<string, string>): Re
     });
   }
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+}
+
+/** A connection's approval defaults name its own connector only: 400 naming the first other entry. */
+function assertPolicyOfConnector(entry: CatalogEntry, policy: Record<string, unknown>): void {
+  const other = Object.keys(policy).find((key) => !key.startsWith(`${entry.id}__`));
+  if (other !== undefined) throw badRequest(`toolApprovals.${other}: must name a tool of ${entry.id} (${entry.id}__<toolName> or ${entry.id}__*)`, `toolApprovals.${other}`);
 }

@@ -3,12 +3,13 @@
 // kept in clear so the API can say which are set without decrypting anything.
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
+import type { ToolApprovals } from '../approvals/policy.js';
 
 export const CONNECTION_STATUSES = ['connected', 'error'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 export class ToolConnection {
-  [OptionalProps]?: 'id' | 'status' | 'connectedAt' | 'lastTestedAt' | 'testResult' | 'toolNames' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'id' | 'status' | 'connectedAt' | 'lastTestedAt' | 'testResult' | 'toolNames' | 'toolApprovals' | 'createdAt' | 'updatedAt';
   id: string = randomUUID();
   organizationId!: string;
   userId!: string;
@@ -24,6 +25,8 @@ export class ToolConnection {
   testResult: string | null = null;
   /** Tool names the last successful test listed. */
   toolNames: string[] | null = null;
+  /** The default approval policy of this connection's tools (an automation's or assistant's own entries win). */
+  toolApprovals: ToolApprovals = {};
   createdAt: Date = new Date();
   updatedAt: Date = new Date();
 }
@@ -44,6 +47,7 @@ export const ToolConnectionSchema = new EntitySchema<ToolConnection>({
     lastTestedAt: { type: 'datetime', length: 3, nullable: true },
     testResult: { type: 'text', nullable: true },
     toolNames: { type: 'json', nullable: true },
+    toolApprovals: { type: 'json' },
     createdAt: { type: 'datetime', length: 3 },
     updatedAt: { type: 'datetime', length: 3, onUpdate: () => new Date() },
   },

@@ -4,11 +4,15 @@
 import type { AppDeps } from '../runtime-deps.js';
 import { Automation, AutomationRun } from '../automations/entities.js';
 import { settingsOfRun, toActivityFailure } from '../automations/run-activities.js';
+import { withApprovalModes } from '../approvals/tool-policy.js';
 import { callToolWithDlp, listConnectionTools, type ConnectionTools, type ToolBinding, type ToolCallResult } from './tool-use.js';
 
 export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'clock' | 'gateway'>) {
   return {
-    /** The run's tools (the automation's, plus its skill version's) resolved to its owner's connections, as OpenAI function tools. */
+    /**
+     * The run's tools (the automation's, plus its skill version's) resolved to its owner's connections,
+     * as OpenAI function tools; the bindings of calls that wait for approval are marked.
+     */
     async listRunTools(input: { runId: string }): Promise<ConnectionTools> {
       const em = deps.orm.em.fork();
       const run = await em.findOne(AutomationRun, { id: input.runId });
@@ -19,7 +23,8 @@ export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'sec
       for (const missing of tools.unavailable) {
         deps.logger.warn({ runId: run.id, automationId: automation.id, toolId: missing.toolId }, 'run tool unavailable');
       }
-      return tools;
+      // Calls of tools under an `always` policy wait for a person (src/workflows/approval-wait.ts).
+      return withApprovalModes(em, tools, { skillAlways: settings.approvalRequired, own: automation.toolApprovals ?? {} });
     },
 
     /** One tool call, as the automation's owner now (the owner may have changed since the model chose it). */

@@ -3,6 +3,8 @@
 // activities (each tool call its own activity with its own timeout), so a crash resumes the loop
 // from history instead of repeating tool calls. At most MAX_TOOL_ITERATIONS model calls may ask
 // for tools; then one last call without tools forces the answer. Usage of every call is summed.
+// Calls whose binding needs approval wait together for people (`awaitApprovals`), while the
+// turn's other calls run at once; the model gets all of the turn's results together.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import type { ConnectionTools, ToolBinding, ToolCallResult } from './tool-use.js';
 
@@ -22,6 +24,17 @@ export interface ToolLoopSteps {
   /** One model call: the run's own prompt followed by `conversation`; `tools` null = no tools offered. */
   complete(conversation: ChatMessage[], tools: ToolDefinition[] | null): Promise<ModelStep>;
   callTool(binding: ToolBinding, argumentsJson: string): Promise<ToolCallResult>;
+  /**
+   * The turn's calls that need approval, waiting together; per call id, null (approved: call it)
+   * or the text the model gets instead. Without it, every call runs at once.
+   */
+  awaitApprovals?(calls: ApprovalCall[]): Promise<Record<string, string | null>>;
+}
+
+export interface ApprovalCall {
+  callId: string;
+  binding: ToolBinding;
+  arguments: string;
 }
 
 export interface ToolLoopResult {
@@ -42,7 +55,10 @@ export async function runToolCallingLoop(steps: ToolLoopSteps, tools: Connection
     addUsage(result, step);
     if (step.toolCalls.length === 0) return { ...result, output: step.content ?? '' };
     conversation.push({ role: 'assistant', content: step.content, tool_calls: step.toolCalls });
-    const answers = await Promise.all(step.toolCalls.map((call) => answerToolCall(steps, tools, call)));
+    const gated = steps.awaitApprovals ? step.toolCalls.filter((call) => bindingOf(tools, call)?.approval === 'always') : [];
+    const answers = gated.length === 0
+      ? await Promise.all(step.toolCalls.map((call) => answerToolCall(steps, tools, call)))
+      : await answerAfterApprovals(steps, tools, step.toolCalls, gated);
     result.toolCalls += step.toolCalls.length;
     conversation.push(...answers);
   }
@@ -51,9 +67,24 @@ export async function runToolCallingLoop(steps: ToolLoopSteps, tools: Connection
   return { ...result, output: final.content ?? '' };
 }
 
+/** The gated calls wait for their decisions while the others run at once. */
+async function answerAfterApprovals(steps: ToolLoopSteps, tools: ConnectionTools, calls: ToolCall[], gated: ToolCall[]): Promise<ChatMessage[]> {
+  const decisions = steps.awaitApprovals!(gated.map((call) => ({ callId: call.id, binding: bindingOf(tools, call)!, arguments: call.function.arguments })));
+  return Promise.all(calls.map(async (call) => {
+    if (!gated.includes(call)) return answerToolCall(steps, tools, call);
+    const refusal = (await decisions)[call.id];
+    return refusal === null || refusal === undefined ? answerToolCall(steps, tools, call) : { role: 'tool' as const, tool_call_id: call.id, content: refusal };
+  }));
+}
+
+function bindingOf(tools: ConnectionTools, call: ToolCall): ToolBinding | undefined {
+  const name = call.function.name;
+  return Object.hasOwn(tools.bindings, name) ? tools.bindings[name] : undefined;
+}
+
 async function answerToolCall(steps: ToolLoopSteps, tools: ConnectionTools, call: ToolCall): Promise<ChatMessage> {
   const name = call.function.name;
-  const binding = Object.hasOwn(tools.bindings, name) ? tools.bindings[name] : undefined;
+  const binding = bindingOf(tools, call);
   const answer = binding
     ? (await steps.callTool(binding, call.function.arguments)).text
     : `Tool error: there is no tool named ${name}`;

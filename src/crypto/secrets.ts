@@ -1,7 +1,7 @@
 // Secrets at rest: AES-256-GCM with SECRET_KEY (32 bytes). Each value gets a fresh 96-bit nonce;
 // the stored form is `v1:<nonce>:<tag>:<ciphertext>` in base64url, so a wrong key or a tampered
 // value fails to decrypt instead of returning garbage.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../config.js';
@@ -13,6 +13,16 @@ const TAG_BYTES = 16;
 export interface SecretBox {
   encrypt(plaintext: string): string;
   decrypt(stored: string): string;
+  /** HMAC-SHA256 of `message` under a key derived from SECRET_KEY for `purpose` (base64url). */
+  sign(purpose: string, message: string): string;
+  /** Whether `signature` is `sign(purpose, message)` under the key or a previous one (constant time). */
+  verify(purpose: string, message: string, signature: string): boolean;
+}
+
+/** A key of its own per purpose, so a signature made for one use is worth nothing for another. */
+function signatureOf(key: Buffer, purpose: string, message: string): Buffer {
+  const purposeKey = createHmac('sha256', key).update(`signing-key:${purpose}`).digest();
+  return createHmac('sha256', purposeKey).update(message).digest();
 }
 
 /** Encrypts with `key`; decrypts with it or, after a rotation, with one of `previousKeys` (SECRET_KEY_PREVIOUS). */
@@ -41,6 +51,16 @@ export function createSecretBox(key: Buffer, previousKeys: readonly Buffer[] = [
         }
       }
       throw failure;
+    },
+    sign(purpose, message) {
+      return signatureOf(key, purpose, message).toString('base64url');
+    },
+    verify(purpose, message, signature) {
+      const given = Buffer.from(signature, 'base64url');
+      return [key, ...previousKeys].some((candidate) => {
+        const expected = signatureOf(candidate, purpose, message);
+        return given.length === expected.length && timingSafeEqual(given, expected);
+      });
     },
   };
 }

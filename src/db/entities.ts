@@ -1,4 +1,5 @@
 // Every entity schema the ORM knows. A feature adds its schemas here (and a migration).
+import { ToolApprovalSchema } from '../approvals/entities.js';
 import { AssistantSchema } from '../assistants/entities.js';
 import { WebhookExecutionSchema, WebhookSchema } from '../webhooks/entities.js';
 import { AutomationRunSchema, AutomationSchema, ChannelDeliverySchema } from '../automations/entities.js';
@@ -31,4 +32,5 @@ export const entities = [
   AutomationSchema,
   AutomationRunSchema,
   ChannelDeliverySchema,
+  ToolApprovalSchema,
 ];

@@ -32,11 +32,13 @@ export class Skill {
 
 export class SkillVersion {
   [PrimaryKeyProp]?: ['skillId', 'version'];
-  [OptionalProps]?: 'notes' | 'createdById' | 'createdAt';
+  [OptionalProps]?: 'notes' | 'createdById' | 'createdAt' | 'approvalRequired';
   skillId!: string;
   version!: number;
   systemPrompt!: string;
   tools!: string[];
+  /** Tools (`<connectorId>__<toolName>` or `<connectorId>__*`) whose calls always wait for a person's approval. */
+  approvalRequired: string[] = [];
   modelTier!: ModelTier;
   notes: string | null = null;
   createdById: string | null = null;
@@ -70,6 +72,7 @@ export const SkillVersionSchema = new EntitySchema<SkillVersion>({
     version: { type: 'integer', primary: true },
     systemPrompt: { type: 'text' },
     tools: { type: 'json' },
+    approvalRequired: { type: 'json' },
     modelTier: { type: 'string', length: 16 },
     notes: { type: 'text', nullable: true },
     createdById: { type: 'uuid', nullable: true },

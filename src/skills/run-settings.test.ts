@@ -8,11 +8,11 @@ const automation: AutomationRunSource = {
   model: 'fast-model',
   tools: ['slack', 'github'],
 };
-const skill = { skillId: 'skill-1', version: 3, systemPrompt: 'You write release notes.', tools: ['github', 'jira'], modelTier: 'premium' as const };
+const skill = { skillId: 'skill-1', version: 3, systemPrompt: 'You write release notes.', tools: ['github', 'jira'], approvalRequired: ['github__create_issue'], modelTier: 'premium' as const };
 
 describe('run settings', () => {
   it('uses the automation as it is without a skill', () => {
-    expect(withoutSkill(automation)).toEqual({ systemPrompt: 'Summarize yesterday.', model: 'fast-model', tools: ['slack', 'github'], skill: null });
+    expect(withoutSkill(automation)).toEqual({ systemPrompt: 'Summarize yesterday.', model: 'fast-model', tools: ['slack', 'github'], approvalRequired: [], skill: null });
   });
 
   it("puts the skill version's prompt first, takes its tier and merges the tools once each", () => {
@@ -20,6 +20,7 @@ describe('run settings', () => {
       systemPrompt: 'You write release notes.\n\nSummarize yesterday.',
       model: 'premium',
       tools: ['github', 'jira', 'slack'],
+      approvalRequired: ['github__create_issue'],
       skill: { skillId: 'skill-1', version: 3 },
     });
   });

@@ -23,6 +23,8 @@ export interface RunSettings {
   /** A model id or tier name for the gateway. */
   model: string;
   tools: string[];
+  /** The skill version's tools that always wait for a person's approval ([] without a skill). */
+  approvalRequired: string[];
   /** The skill version the run used, for the run record; null without a skill. */
   skill: { skillId: string; version: number } | null;
 }
@@ -43,7 +45,7 @@ export async function runSettingsFor(em: EntityManager, automation: AutomationRu
 }
 
 export function withoutSkill(automation: AutomationRunSource): RunSettings {
-  return { systemPrompt: automation.systemPrompt, model: automation.model, tools: [...automation.tools], skill: null };
+  return { systemPrompt: automation.systemPrompt, model: automation.model, tools: [...automation.tools], approvalRequired: [], skill: null };
 }
 
 /**
@@ -57,6 +59,7 @@ export function withSkill(automation: AutomationRunSource, skill: ResolvedSkillV
     systemPrompt: ownPrompt ? `${skill.systemPrompt}\n\n${automation.systemPrompt}` : skill.systemPrompt,
     model: skill.modelTier,
     tools: [...new Set([...skill.tools, ...automation.tools])],
+    approvalRequired: [...skill.approvalRequired],
     skill: { skillId: skill.skillId, version: skill.version },
   };
 }

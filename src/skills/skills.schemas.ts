@@ -1,6 +1,7 @@
 // What a skills request may contain, and the documented limits. Every violation becomes
 // 400 bad_request with `param` naming the first bad field (`tools[2]` for an array element).
 import { z } from 'zod';
+import { approvalRequiredSchema } from '../approvals/policy.js';
 import { badRequest } from '../errors.js';
 import { MODEL_TIERS, SKILL_STATUSES, SKILL_VISIBILITIES } from './entities.js';
 
@@ -53,6 +54,7 @@ export const createSkillBody = z.strictObject({
   systemPrompt,
   modelTier: modelTier.default('standard'),
   tools: tools.default([]),
+  approvalRequired: approvalRequiredSchema.default([]),
   visibility: visibility.default('private'),
 });
 export type CreateSkillInput = z.infer<typeof createSkillBody>;
@@ -69,6 +71,7 @@ export type UpdateSkillInput = z.infer<typeof updateSkillBody>;
 export const createVersionBody = z.strictObject({
   systemPrompt,
   tools: tools.optional(),
+  approvalRequired: approvalRequiredSchema.optional(),
   modelTier: modelTier.optional(),
   notes: notes.optional(),
 });
@@ -95,7 +98,7 @@ export const versionParam = z
   .transform(Number);
 
 /** Fields that belong to a version: a PUT naming one is told where they change. */
-const VERSION_FIELDS = ['systemPrompt', 'tools', 'modelTier'] as const;
+const VERSION_FIELDS = ['systemPrompt', 'tools', 'approvalRequired', 'modelTier'] as const;
 
 /** Parses a PUT body; systemPrompt, tools and modelTier are refused before anything else. */
 export function parseUpdateSkill(body: unknown): UpdateSkillInput {

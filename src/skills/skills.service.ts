@@ -50,6 +50,7 @@ export async function createSkill(deps: SkillsDeps, caller: Caller, input: Creat
       version: 1,
       systemPrompt: input.systemPrompt,
       tools: input.tools,
+      approvalRequired: input.approvalRequired,
       modelTier: input.modelTier,
       createdById: caller.userId,
       createdAt: now,
@@ -124,6 +125,7 @@ export async function createSkillVersion(deps: SkillsDeps, caller: Caller, skill
         version: skill.currentVersion + 1,
         systemPrompt: input.systemPrompt,
         tools: input.tools ?? current?.tools ?? [],
+        approvalRequired: input.approvalRequired ?? current?.approvalRequired ?? [],
         modelTier: input.modelTier ?? current?.modelTier ?? 'standard',
         notes: input.notes ?? null,
         createdById: caller.userId,
@@ -165,6 +167,8 @@ export interface ResolvedSkillVersion {
   version: number;
   systemPrompt: string;
   tools: string[];
+  /** Tools whose calls always wait for a person's approval. */
+  approvalRequired: string[];
   modelTier: ModelTier;
 }
 
@@ -219,6 +223,7 @@ function resolved(version: SkillVersion): ResolvedSkillVersion {
     version: version.version,
     systemPrompt: version.systemPrompt,
     tools: version.tools,
+    approvalRequired: version.approvalRequired,
     modelTier: version.modelTier,
   };
 }

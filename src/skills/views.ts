@@ -7,6 +7,8 @@ export interface SkillVersionView {
   skillId: string;
   systemPrompt: string;
   tools: string[];
+  /** Tools whose calls always wait for a person's approval. */
+  approvalRequired: string[];
   modelTier: ModelTier;
   notes: string | null;
   createdAt: Date;
@@ -53,6 +55,7 @@ export function versionView(version: SkillVersion): SkillVersionView {
     skillId: version.skillId,
     systemPrompt: version.systemPrompt,
     tools: version.tools,
+    approvalRequired: version.approvalRequired,
     modelTier: version.modelTier,
     notes: version.notes,
     createdAt: version.createdAt,

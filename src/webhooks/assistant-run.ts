@@ -3,6 +3,7 @@
 // workflow runs the tool loop: each model call is `runAssistantOnce` with the conversation so
 // far, each tool call its own activity (`callAssistantTool`). Gateway errors become activity
 // failures that say whether a retry can help.
+import { withApprovalModes } from '../approvals/tool-policy.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AppDeps } from '../runtime-deps.js';
 import { loadAssistantForRun } from '../assistants/assistants.service.js';
@@ -114,7 +115,9 @@ export async function listAssistantTools(
   for (const missing of tools.unavailable) {
     deps.logger.warn({ assistantId: assistant.id, toolId: missing.toolId, reason: missing.reason }, 'assistant tool unavailable');
   }
-  return { ...tools, skillVersion };
+  // Calls of tools under an `always` policy wait for a person (src/workflows/approval-wait.ts).
+  const marked = await withApprovalModes(deps.orm.em.fork(), tools, { skillAlways: skill?.approvalRequired ?? [], own: assistant.toolApprovals ?? {} });
+  return { ...marked, skillVersion };
 }
 
 /**

@@ -3,6 +3,7 @@
 // own insert both leave one consistent row.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../runtime-deps.js';
+import { pendingApprovalsOf, type PendingApprovalView } from '../approvals/views.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';
@@ -20,6 +21,8 @@ export interface ExecutionView {
   model?: string | null;
   runId?: string | null;
   error?: string;
+  /** The tool calls a running assistant execution waits on (docs/approvals.md). */
+  pendingApprovals?: PendingApprovalView[];
 }
 
 export interface FinishExecution {
@@ -73,7 +76,9 @@ export async function getExecution(deps: Pick<AppDeps, 'orm'>, caller: Caller, e
     ? await em.findOne(WebhookExecution, { id: executionId, organizationId: caller.organizationId })
     : null;
   if (!execution) throw notFound('Webhook execution');
-  return toView(execution);
+  if (execution.status !== 'running' || !execution.assistantId) return toView(execution);
+  const pending = await pendingApprovalsOf(em, caller.organizationId, 'executionId', [execution.id]);
+  return { ...toView(execution), pendingApprovals: pending.get(execution.id) ?? [] };
 }
 
 async function insertExecution(

@@ -49,7 +49,7 @@ import {
   type ScheduleResult,
   type StartedRun,
 } from './automation.contract.js';
-import { RUN_CODE, runWorkflow, type RunBegin, type RunWorkflowResult } from './run.js';
+import { RUN_CODE, runExecutionTimeoutMs, runWorkflow, type RunBegin, type RunWorkflowResult } from './run.js';
 
 export { CATCH_UP_WINDOW_MS };
 /** A run that never reported back is forgotten after this (its workflow has timed out by then). */
@@ -62,6 +62,12 @@ export const IDEMPOTENT_RUN_NOW_PATCH = 'idempotent-run-now';
  * task and the run records itself; older ones recorded the run with an activity first.
  */
 export const FIRE_STARTS_RUN_PATCH = 'fire-starts-run';
+/**
+ * Marks histories where a run of this execution past its hour is still counted as running (the
+ * overlap follows its live state): it may be waiting for an approval, and its end reaches this
+ * history when its workflow completes. Older histories forgot it at one hour.
+ */
+export const LIVE_OVERLAP_PATCH = 'live-overlap';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds',
@@ -190,7 +196,9 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
 
   /** Forgets runs past their timeout, and carried runs whose rows say they ended. */
   async function forgetEndedRuns(now: number): Promise<void> {
-    for (const run of state.running) if (now - run.startedAt >= RUN_EXECUTION_TIMEOUT_MS) forgetRun(run.runId);
+    for (const run of state.running) {
+      if (now - run.startedAt >= RUN_EXECUTION_TIMEOUT_MS && !(ownRuns.has(run.runId) && patched(LIVE_OVERLAP_PATCH))) forgetRun(run.runId);
+    }
     const carried = state.running.filter((run) => !ownRuns.has(run.runId)).map((run) => run.runId);
     if (carried.length > 0 && takes(CARRIED_RUNS_PATCH)) {
       for (const runId of await endedRuns({ runIds: carried })) forgetRun(runId);
@@ -213,8 +221,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       }],
       // Runs outlive a continue-as-new of this workflow; they report back with a signal.
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      // A run started ahead of its fire has the full timeout from the fire on.
-      workflowExecutionTimeout: RUN_EXECUTION_TIMEOUT_MS + (begin?.fireAt ? Math.max(0, Date.parse(begin.fireAt) - Date.now()) : 0),
+      // A run started ahead of its fire has the full timeout from the fire on; waits for approvals come on top.
+      workflowExecutionTimeout: runExecutionTimeoutMs(begin?.fireAt ? Date.parse(begin.fireAt) - Date.now() : 0),
       typedSearchAttributes: [
         { key: SEARCH_ATTRIBUTES.OrganizationId, value: state.organizationId },
         { key: SEARCH_ATTRIBUTES.AutomationId, value: state.automationId },

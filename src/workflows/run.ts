@@ -24,6 +24,8 @@ import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.
 import type { ToolCallResult } from '../connectors/tool-use.js';
 import type { RunTrigger } from '../automations/entities.js';
 import type { RunStep, ScheduleSnapshot } from '../automations/run-activities.js';
+import { approvalWaiter } from './approval-wait.js';
+import { RUN_APPROVAL_WAIT_LIMIT_MS } from './approvals.contract.js';
 import { CATCH_UP_WINDOW_MS, disarmSignal } from './automation.contract.js';
 import { automationRunEndedSignal, type AutomationRunEnded } from './webhook-execution.contract.js';
 
@@ -46,6 +48,23 @@ export interface RunWorkflowInput {
   codeVersion?: number;
   /** The workflow waiting for this run's end (a webhook execution): signalled when it ends. */
   notify?: string;
+}
+
+/** A run's hour of work; waits for approvals come on top (see `runExecutionTimeoutMs`). */
+export const RUN_WORK_TIME_MS = 60 * 60 * 1000;
+
+/**
+ * The Temporal timeout of a run: its hour of work, the wait for its fire (a run started ahead of
+ * it), and what waits for approvals may add (each wait at most APPROVAL_TIMEOUT_SECONDS, one per
+ * model turn). The hour of work itself is checked by the run (`assertWithinWorkTime`).
+ */
+export function runExecutionTimeoutMs(fireDelayMs: number): number {
+  return RUN_WORK_TIME_MS + Math.max(0, fireDelayMs) + RUN_APPROVAL_WAIT_LIMIT_MS;
+}
+
+/** The run's time of work so far: its age without the time it waited for approvals. */
+export function workedMs(startedAtMs: number, nowMs: number, waitedMs: number): number {
+  return nowMs - startedAtMs - waitedMs;
 }
 
 /** What `codeVersion` the automation workflow gives the runs it starts now (2: `begin.fireAt` is known). */
@@ -237,8 +256,11 @@ async function waitForFire(fireAt: number): Promise<'fired' | 'disarmed' | 'skip
 async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, totals: RunTotals): Promise<string> {
   const { runId } = input;
   const tools = await listRunTools({ runId });
+  // Only tools marked for approval (histories from before approvals have none) make the run wait.
+  const approvals = approvalWaiter({ runId, organizationId: input.organizationId, workflowId: workflowInfo().workflowId });
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
+      assertWithinWorkTime(approvals.waitedMs());
       const step = addUsage(totals, await generateRunOutput({ ...modelStep, conversation, tools: offered }));
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
@@ -251,8 +273,19 @@ async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, tota
         return { text: `Tool error: ${failureMessage(error)}`, isError: true, truncated: false };
       }
     },
+    awaitApprovals: (calls) => approvals.awaitApprovals(calls),
   };
   return (await runToolCallingLoop(steps, tools)).output;
+}
+
+/**
+ * A run has an hour of work (RUN_EXECUTION_TIMEOUT_MS); time spent waiting for approvals is not
+ * counted, so its Temporal timeout allows for the waits too (RUN_APPROVAL_WAIT_LIMIT_MS) and the
+ * hour is checked here, before each model call of a run that has waited.
+ */
+function assertWithinWorkTime(waitedMs: number): void {
+  if (waitedMs === 0) return;
+  if (workedMs(workflowInfo().startTime.getTime(), Date.now(), waitedMs) > RUN_WORK_TIME_MS) throw ApplicationFailure.nonRetryable('The run used up its hour of work (time spent waiting for approvals not counted)', 'timed_out');
 }
 
 interface RunTotals {

@@ -8,10 +8,11 @@
 // scans the prompts and the payload for DLP in an activity of its own (patch `webhook-dlp-activity`).
 // The execution record in the database follows along (running, then success or failure), so the
 // status lookup never depends on Temporal visibility.
-import { ActivityFailure, ApplicationFailure, condition, isCancellation, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, isCancellation, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
 import type { ToolCallResult } from '../connectors/tool-use.js';
+import { approvalWaiter } from './approval-wait.js';
 import {
   automationRunEndedSignal,
   type AutomationRunEnded,
@@ -116,6 +117,8 @@ async function runAssistant(input: WebhookExecutionInput, assistantId: string, c
  */
 async function answerWithTools(input: WebhookExecutionInput, assistantId: string, consumed: UsageTotals): Promise<WebhookExecutionOutcome & { channelCount: number }> {
   const { skillVersion, ...tools } = await toolListing.listAssistantTools({ organizationId: input.organizationId, assistantId });
+  // Only tools marked for approval (histories from before approvals have none) make the execution wait.
+  const approvals = approvalWaiter({ executionId: input.executionId, organizationId: input.organizationId, workflowId: workflowInfo().workflowId });
   let last: { model?: string | undefined; channelCount: number } = { channelCount: 0 };
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
@@ -136,6 +139,7 @@ async function answerWithTools(input: WebhookExecutionInput, assistantId: string
         return { text: `Tool error: ${failureMessage(error)}`, isError: true, truncated: false };
       }
     },
+    awaitApprovals: (calls) => approvals.awaitApprovals(calls),
   };
   const result = await runToolCallingLoop(steps, tools);
   return {

@@ -23,6 +23,7 @@ afterAll(async () => {
 /** A value of the parameter's format that names nothing. */
 function wellFormed(name: string, path: string): string {
   if (name === 'version') return '7';
+  if (name === 'decision') return 'approve';
   if (name === 'executionId') return `wex_${'A'.repeat(22)}`;
   if (name === 'webhookId' && path.startsWith('/v1/webhooks/')) return `wh_${'A'.repeat(32)}`;
   if (path.startsWith('/v1/responses/')) return `resp_${'a'.repeat(48)}`;

@@ -4,6 +4,8 @@
 // executions), the fake upstream for chat completions, a real SMTP listener for invitations, a
 // real local OpenID provider, and an inert catalog connector whose command does not exist (a
 // connection test answers 200 with status error without starting anything).
+import { randomUUID } from 'node:crypto';
+import { ToolApproval } from '../../src/approvals/entities.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,6 +97,10 @@ export class ResourceMaker {
     return this.matrix.stack.baseUrl;
   }
 
+  get runtime() {
+    return this.matrix.stack.runtime;
+  }
+
   private reuse<T>(kind: string, fresh: boolean | undefined, make: () => Promise<T>): Promise<T> {
     if (fresh || !this.cache) return make();
     const key = `${this.org.id}/${this.caller.id}/${kind}`;
@@ -149,6 +155,21 @@ export class ResourceMaker {
       }, { timeoutMs: 30_000, what: `run ${runId} to end` });
       return { automationId: automation.id, runId };
     });
+  }
+
+  /**
+   * A pending approval request of a run of an automation of the caller's, written straight to the
+   * database (a real wait is in test/approvals); always fresh, since a decision consumes it.
+   */
+  async approval(): Promise<{ id: string; expiresAt: Date }> {
+    const { automationId, runId } = await this.endedRun();
+    const em = this.matrix.stack.runtime.orm.em.fork();
+    const approval = em.create(ToolApproval, {
+      id: randomUUID(), organizationId: this.org.id, workflowId: `run/${runId}`, runId, automationId, ownerId: this.caller.id,
+      tool: `${INERT_TOOL}__act`, arguments: '{}', requestedAt: new Date(), expiresAt: new Date(Date.now() + 3_600_000), status: 'pending',
+    });
+    await em.flush();
+    return { id: approval.id, expiresAt: approval.expiresAt };
   }
 
   /** A webhook of an automation of the caller's. */

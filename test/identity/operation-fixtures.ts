@@ -10,6 +10,7 @@
 import { expect } from 'vitest';
 import { errorBody } from '../../src/api/openapi/document.js';
 import type { Operation } from '../../src/api/openapi/registry.js';
+import { approvalLink } from '../../src/approvals/links.js';
 import { AppError, type ErrorCode } from '../../src/errors.js';
 import { toAnthropicError } from '../../src/gateway/wire/messages.js';
 import { call, type HttpResult } from '../helpers/http.js';
@@ -57,6 +58,13 @@ const uniqueEmail = () => `matrix-${process.pid}-${Date.now()}-${unique++}@examp
 
 const onlyManagers = (what: string): Expectation => ({ status: 403, why: `only the ${what}'s creator, admins and the owner change it` });
 const ownConnection: Expectation = { status: 404, why: "a connection is its user's own" };
+
+/** A signed link to a fresh request of the caller's (as the activity signs it for a channel). */
+async function linkRequest(make: ResourceMaker, decision: 'approve' | 'deny'): Promise<PreparedRequest> {
+  const approval = await make.approval();
+  const url = new URL(approvalLink(make.runtime, approval, decision, 'email:matrix@example.test'));
+  return { params: { id: approval.id, decision }, query: url.search, observe: read(make, `/approvals/${approval.id}`) };
+}
 
 /** A request without parameters or body. */
 const plain = (): OperationFixture => ({ prepare: async () => ({}) });
@@ -286,6 +294,32 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
     prepare: async () => ({ body: { name: 'Matrix skill', description: 'x', category: 'testing', systemPrompt: 'Be brief.', visibility: 'private' } }),
   },
   getSkill: { prepare: async (make) => ({ params: { id: (await make.skill()).id } }) },
+  listApprovals: plain(),
+  getApproval: {
+    prepare: async (make) => ({ params: { id: (await make.approval()).id } }),
+  },
+  approveToolCall: {
+    ofAnotherUser: { status: 403, why: "only the automation's owner, admins and the organization owner decide on its tool calls" },
+    prepare: async (make) => {
+      const { id } = await make.approval();
+      return { params: { id }, body: {}, observe: read(make, `/approvals/${id}`) };
+    },
+  },
+  denyToolCall: {
+    ofAnotherUser: { status: 403, why: "only the automation's owner, admins and the organization owner decide on its tool calls" },
+    prepare: async (make) => {
+      const { id } = await make.approval();
+      return { params: { id }, body: { reason: 'matrix' }, observe: read(make, `/approvals/${id}`) };
+    },
+  },
+  openApprovalLink: {
+    prepare: async (make) => linkRequest(make, 'approve'),
+    crossOrganization: { excluded: 'public and unauthenticated: the signed link is the credential' },
+  },
+  decideByApprovalLink: {
+    prepare: async (make) => linkRequest(make, 'deny'),
+    crossOrganization: { excluded: 'public and unauthenticated: the signed link is the credential' },
+  },
   getMarketplaceSkill: {
     prepare: async (make) => {
       const skill = await make.skill({ visibility: 'public', fresh: true });

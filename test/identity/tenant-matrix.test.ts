@@ -47,7 +47,9 @@ describe('the two-organization matrix', () => {
     expect(withIds.filter((operation) => !OPERATION_FIXTURES[operation.operationId]).map(titleOf), 'operations without a fixture').toEqual([]);
     const excludedOperations = withIds.filter((operation) => excluded(OPERATION_FIXTURES[operation.operationId]));
     expect(excludedOperations.filter((operation) => operation.auth === 'caller').map(titleOf), 'authenticated operations excluded').toEqual([]);
-    expect(excludedOperations.map(titleOf).sort()).toEqual(['GET /marketplace/skills/{id}', 'POST /v1/webhooks/{webhookId}']);
+    expect(excludedOperations.map(titleOf).sort()).toEqual([
+      'GET /marketplace/skills/{id}', 'GET /v1/approval-links/{id}/{decision}', 'POST /v1/approval-links/{id}/{decision}', 'POST /v1/webhooks/{webhookId}',
+    ]);
   });
 });
 

@@ -39,6 +39,7 @@ describe('resolveSkillVersion', () => {
       version: 2,
       systemPrompt: 'v2 prompt',
       tools: ['github', 'slack'],
+      approvalRequired: [],
       modelTier: 'premium',
     });
     await expect(resolveSkillVersion(em(), a.id, id, 1)).resolves.toEqual({
@@ -46,6 +47,7 @@ describe('resolveSkillVersion', () => {
       version: 1,
       systemPrompt: 'v1 prompt',
       tools: ['github'],
+      approvalRequired: [],
       modelTier: 'standard',
     });
   });
@@ -99,6 +101,7 @@ describe('runSettingsFor (what an automation naming a skill runs with)', () => {
       systemPrompt: 'v1 prompt\n\nToday only.',
       model: 'standard',
       tools: ['github', 'slack'],
+      approvalRequired: [],
       skill: { skillId: id, version: 1 },
     });
     await expect(runSettingsFor(em(), source)).resolves.toMatchObject({ model: 'premium', skill: { skillId: id, version: 2 } });

@@ -47,6 +47,12 @@
 // `automation-armed.code-2` (a pause before the fire disarms it; activate arms the next; delete
 // cancels it), `run-skipped.code-2` and `automation-skipped.code-2` (a fire skipped by the run
 // while a manual run was running, counted by the entity).
+// Approvals (issue 30): `run-tools.code-2` is a run that called a tool, recorded by the code from
+// before approvals (commit daa3f3d, test/tools/run-tools.test.ts), replayed through the tool loop
+// that now knows about approvals; `run-approved.code-2` (test/approvals/run-approvals.test.ts, a
+// call approved through the API) and `webhook-execution-assistant-denied.patched`
+// (test/approvals/assistant-approvals.test.ts, a call denied by an operator's signal) waited, and
+// hold the `tool-approvals` marker.
 // Each history must hold the `core_patch` markers listed below, so a fixture that missed its
 // path fails here. The fixtures are binary temporal.api.history.v1.History messages recorded
 // from a worker running the respective bundle (test/helpers/histories.ts). Those recorded since
@@ -86,6 +92,9 @@ const PATCHES: Record<string, string[]> = {
   'run-scheduled-cancelled.code-2.history.bin': [],
   'run-scheduled.code-2.history.bin': [],
   'run-skipped.code-2.history.bin': [],
+  // A tool call from before approvals, and one that waited for an approval.
+  'run-tools.code-2.history.bin': [],
+  'run-approved.code-2.history.bin': ['tool-approvals'],
   'run-manual-cancelled.lean.patched.history.bin': ['lean-run'],
   'run-manual.code-1.history.bin': [],
   'run-manual.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
@@ -99,6 +108,7 @@ const PATCHES: Record<string, string[]> = {
   // A scheduled run's own row writes (`begin`) depend on its input, not on a patch.
   'run-scheduled.patched.history.bin': [],
   'webhook-execution-assistant-dlp.patched.history.bin': ['webhook-dlp-activity'],
+  'webhook-execution-assistant-denied.patched.history.bin': ['webhook-dlp-activity', 'assistant-tools', 'tool-approvals'],
   'webhook-execution-assistant.history.bin': [],
   'webhook-execution-assistant.patched.history.bin': ['assistant-tools'],
   'webhook-execution-automation.history.bin': [],

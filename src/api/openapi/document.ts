@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AppError, ERROR_MEANING, ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { toAnthropicError } from '../../gateway/wire/messages.js';
+import { approvalOperations } from './operations.approvals.js';
 import { automationOperations } from './operations.automations.js';
 import { codecOperations } from './operations.codec.js';
 import { gatewayOperations } from './operations.gateway.js';
@@ -14,7 +15,7 @@ import { workspaceOperations } from './operations.workspace.js';
 import { apiSchemas, type Operation } from './registry.js';
 
 /** Every endpoint of the API, in the order the reference shows them. */
-export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...wireOperations, ...automationOperations, ...workspaceOperations, ...codecOperations];
+export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...wireOperations, ...automationOperations, ...approvalOperations, ...workspaceOperations, ...codecOperations];
 
 export const errorBody = z
   .object({

@@ -3,6 +3,8 @@
 // these schemas describe those views. The fuzz test validates real 2xx bodies against them, so
 // a view that drifts from its schema fails a test.
 import { z } from 'zod';
+import { APPROVAL_STATUSES, DECISION_VIAS } from '../../approvals/entities.js';
+import { APPROVAL_MODES } from '../../approvals/policy.js';
 import { AUTOMATION_STATUSES, RUN_STATUSES, RUN_TRIGGERS } from '../../automations/entities.js';
 import { CONNECTION_STATUSES } from '../../connectors/entities.js';
 import { DETECTOR_TYPES } from '../../gateway/dlp/detectors.js';
@@ -14,6 +16,9 @@ import { apiSchemas } from './registry.js';
 
 const timestamp = z.string().describe('ISO 8601 date-time in UTC');
 const nullableTimestamp = timestamp.nullable();
+const toolApprovals = z
+  .record(z.string(), z.enum(APPROVAL_MODES))
+  .describe('Which tool calls wait for a person: `<connectorId>__<toolName>` or `<connectorId>__*` -> `always` | `never` (docs/approvals.md)');
 const list = <T extends z.ZodType>(key: string, item: T) => z.object({ [key]: z.array(item), total: z.number().int() });
 
 export const healthResponse = z.object({ status: z.literal('ok') }).register(apiSchemas, { id: 'Health' });
@@ -144,11 +149,35 @@ export const automationView = automationListItem
     skillId: z.string().nullable(),
     skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
+    toolApprovals,
     channels: z.array(channelView),
     skippedFires: z.number().int(),
     updatedAt: timestamp,
   })
   .register(apiSchemas, { id: 'Automation' });
+export const pendingApproval = z
+  .object({ id: z.string(), tool: z.string(), arguments: z.string().describe('JSON text, after DLP masking'), expiresAt: timestamp })
+  .register(apiSchemas, { id: 'PendingApproval' });
+export const approvalView = z
+  .object({
+    id: z.string(),
+    status: z.enum(APPROVAL_STATUSES),
+    tool: z.string().describe('`<connectorId>__<toolName>`'),
+    arguments: z.string().describe('The call\'s arguments (JSON text) after DLP masking'),
+    runId: z.string().nullable(),
+    automationId: z.string().nullable(),
+    executionId: z.string().nullable(),
+    assistantId: z.string().nullable(),
+    requestedAt: timestamp,
+    expiresAt: timestamp,
+    decidedAt: nullableTimestamp,
+    decidedBy: z.string().nullable().describe('The user who decided through the API'),
+    decidedVia: z.enum(DECISION_VIAS).nullable().describe('api (a user), link (a signed link), signal (an operator), timer (expired), cancel (the run was cancelled)'),
+    decidedChannel: z.string().nullable().describe('For a link: the channel it was sent to'),
+    reason: z.string().nullable(),
+  })
+  .register(apiSchemas, { id: 'Approval' });
+export const approvalList = list('approvals', approvalView).register(apiSchemas, { id: 'ApprovalList' });
 export const runView = z
   .object({
     id: z.string(),
@@ -167,6 +196,7 @@ export const runView = z
       .nullable()
       .describe('Why a failed run failed: `<code>: <message>` when the failure has a code (e.g. `budget_exceeded: …`), else the message; `cancelled` for a cancelled run'),
     retryOf: z.string().nullable().describe('The run this one retries (POST .../runs/{runId}/retry); null otherwise'),
+    pendingApprovals: z.array(pendingApproval).describe('The tool calls the run waits on (a running run only; docs/approvals.md)'),
   })
   .register(apiSchemas, { id: 'Run' });
 export const automationDetail = automationView
@@ -197,6 +227,7 @@ export const skillVersion = z
     skillId: z.string(),
     systemPrompt: z.string(),
     tools: z.array(z.string()),
+    approvalRequired: z.array(z.string()).describe('Tools (`<connectorId>__<toolName>` or `<connectorId>__*`) whose calls always wait for approval'),
     modelTier: z.enum(MODEL_TIERS),
     notes: z.string().nullable(),
     createdAt: timestamp,
@@ -269,6 +300,7 @@ export const connectionDetail = connectionSummary
     testResult: z.string().nullable(),
     tools: z.array(z.string()),
     envVars: z.array(z.string()).describe('Names of the variables set; values are never returned'),
+    toolApprovals,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -322,6 +354,7 @@ export const assistantView = z
     skillId: z.string().nullable(),
     skillVersion: z.number().int().nullable().describe('The pinned skill version; changes only when the owner re-pins'),
     tools: z.array(z.string()),
+    toolApprovals,
     channels: z.array(channelView),
     trigger: z.object({ type: z.literal('webhook') }).nullable(),
     webhookUrl: z.string().optional().describe("Only for the creator, admins and the owner, and only with a webhook trigger"),
@@ -352,5 +385,6 @@ export const webhookExecution = z
     model: z.string().nullable().optional(),
     runId: z.string().nullable().optional(),
     error: z.string().optional(),
+    pendingApprovals: z.array(pendingApproval).optional().describe('A running assistant execution: the tool calls it waits on (docs/approvals.md)'),
   })
   .register(apiSchemas, { id: 'WebhookExecution' });

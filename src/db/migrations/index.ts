@@ -17,7 +17,8 @@ import { Migration20261125060000_api_key_limits } from './Migration2026112506000
 import { Migration20261125070000_gateway_cache } from './Migration20261125070000_gateway_cache.js';
 import { Migration20261125090000_automation_run_counts } from './Migration20261125090000_automation_run_counts.js';
 import { Migration20261127064435_gateway_responses } from './Migration20261127064435_gateway_responses.js';
-import { Migration20261127100000_api_key_ancestors } from './Migration20261127100000_api_key_ancestors.js';
+import { Migration20261127100000_tool_approvals } from './Migration20261127100000_tool_approvals.js';
+import { Migration20261127110000_api_key_ancestors } from './Migration20261127110000_api_key_ancestors.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -37,5 +38,6 @@ export const migrationsList = [
   { name: 'Migration20261125070000_gateway_cache', class: Migration20261125070000_gateway_cache },
   { name: 'Migration20261125090000_automation_run_counts', class: Migration20261125090000_automation_run_counts },
   { name: 'Migration20261127064435_gateway_responses', class: Migration20261127064435_gateway_responses },
-  { name: 'Migration20261127100000_api_key_ancestors', class: Migration20261127100000_api_key_ancestors },
+  { name: 'Migration20261127100000_tool_approvals', class: Migration20261127100000_tool_approvals },
+  { name: 'Migration20261127110000_api_key_ancestors', class: Migration20261127110000_api_key_ancestors },
 ];

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
 // limits are read with its ancestors' at authentication, and revoking a key revokes the keys
 // created under it. A closure table: both questions ("who is above K", "who is under K") are one
 // indexed lookup, and keys never move.
-export class Migration20261127100000_api_key_ancestors extends Migration {
+export class Migration20261127110000_api_key_ancestors extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "api_key_ancestors" (
       "key_id" uuid not null references "api_keys" ("id") on delete cascade,

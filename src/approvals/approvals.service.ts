@@ -1,0 +1,118 @@
+// Decisions on approval requests through the API (issue 30): the organization's requests, one
+// request, approve (optionally remembering the tool as `never`) and deny. Who may decide: the
+// owner of the run's automation (or the execution's assistant), admins and the organization's
+// owner. The decision is recorded first (a second one is 409), then the waiting workflow is told
+// with the same signal an operator would send.
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { AppDeps } from '../runtime-deps.js';
+import { Assistant } from '../assistants/entities.js';
+import { Automation } from '../automations/entities.js';
+import { parseOrThrow } from '../automations/automations.schemas.js';
+import { AppError, notFound } from '../errors.js';
+import { hasRole, type Caller } from '../identity/caller.js';
+import { approveSignal, denySignal } from '../workflows/approvals.contract.js';
+import { approvalIdSchema, approveBody, denyBody, listApprovalsQuery } from './approvals.schemas.js';
+import { decideApproval, type Decision } from './decisions.js';
+import { ToolApproval } from './entities.js';
+import { approvalView } from './views.js';
+
+type Deps = Pick<AppDeps, 'orm' | 'clock' | 'temporal' | 'logger'>;
+
+export async function listApprovals(deps: Deps, caller: Caller, query: unknown) {
+  const { status, automationId, assistantId, limit, offset } = parseOrThrow(listApprovalsQuery, query);
+  const [rows, total] = await deps.orm.em.fork().findAndCount(
+    ToolApproval,
+    { organizationId: caller.organizationId, ...(status ? { status } : {}), ...(automationId ? { automationId } : {}), ...(assistantId ? { assistantId } : {}) },
+    { orderBy: { requestedAt: 'desc', id: 'desc' }, limit, offset },
+  );
+  return { approvals: rows.map(approvalView), total };
+}
+
+export async function getApproval(deps: Deps, caller: Caller, id: string) {
+  return approvalView(await findApproval(deps, caller, id));
+}
+
+export async function approveToolCall(deps: Deps, caller: Caller, id: string, body: unknown, requestId?: string) {
+  const { remember } = parseOrThrow(approveBody, body ?? {});
+  const approval = await findApproval(deps, caller, id);
+  const subject = await subjectOf(deps, approval);
+  assertCanDecide(subject, caller);
+  if (remember && subject.ownerId !== caller.userId) {
+    throw new AppError('forbidden', `Only the ${subject.kind}'s owner may remember a tool as never needing approval`, { param: 'remember' });
+  }
+  const decided = await decide(deps, approval, { status: 'approved', via: 'api', reason: null, actor: caller, remember: remember === true, requestId });
+  if (remember) await rememberNever(deps, subject, approval.tool);
+  return approvalView(decided);
+}
+
+export async function denyToolCall(deps: Deps, caller: Caller, id: string, body: unknown, requestId?: string) {
+  const { reason } = parseOrThrow(denyBody, body ?? {});
+  const approval = await findApproval(deps, caller, id);
+  assertCanDecide(await subjectOf(deps, approval), caller);
+  return approvalView(await decide(deps, approval, { status: 'denied', via: 'api', reason: reason ?? null, actor: caller, requestId }));
+}
+
+/**
+ * Records a person's decision (409 when the request is no longer pending, or expired), then
+ * tells the waiting workflow. Also the path of a signed link (src/approvals/links.ts).
+ */
+export async function decide(deps: Deps, approval: ToolApproval, decision: Decision): Promise<ToolApproval> {
+  const row = await decideApproval(deps, approval.organizationId, approval.id, decision);
+  if (!row.moved) {
+    const state = row.status === 'pending' ? 'expired' : row.status;
+    throw new AppError('conflict', `The approval request is already ${state}`, { param: 'id' });
+  }
+  await tellWorkflow(deps, row, decision);
+  return row;
+}
+
+async function tellWorkflow(deps: Deps, approval: ToolApproval, decision: Decision): Promise<void> {
+  const signal = decision.status === 'approved' ? approveSignal : denySignal;
+  try {
+    await deps.temporal.client.workflow.getHandle(approval.workflowId).signal(signal, { approvalId: approval.id, ...(decision.reason ? { reason: decision.reason } : {}) });
+  } catch (error) {
+    // The workflow ended meanwhile (cancelled, terminated): nobody waits any more.
+    if (error instanceof WorkflowNotFoundError) return;
+    // The decision is recorded; the workflow reads it from the row when its timer fires.
+    deps.logger.warn({ err: error, approvalId: approval.id }, 'could not signal the waiting workflow');
+  }
+}
+
+interface Subject {
+  kind: 'automation' | 'assistant';
+  id: string;
+  ownerId: string;
+}
+
+/** The automation or assistant whose call waits, with its current owner. */
+async function subjectOf(deps: Deps, approval: ToolApproval): Promise<Subject> {
+  const em = deps.orm.em.fork();
+  if (approval.automationId) {
+    const automation = await em.findOne(Automation, { id: approval.automationId, organizationId: approval.organizationId }, { fields: ['id', 'ownerId'] });
+    return { kind: 'automation', id: approval.automationId, ownerId: automation?.ownerId ?? approval.ownerId };
+  }
+  const assistant = await em.findOne(Assistant, { id: approval.assistantId!, organizationId: approval.organizationId }, { fields: ['id', 'ownerId'] });
+  return { kind: 'assistant', id: approval.assistantId!, ownerId: assistant?.ownerId ?? approval.ownerId };
+}
+
+function assertCanDecide(subject: Subject, caller: Caller): void {
+  if (subject.ownerId === caller.userId || hasRole(caller, 'admin')) return;
+  throw new AppError('forbidden', `Only the ${subject.kind}'s owner, admins and the organization owner decide on its tool calls`);
+}
+
+/** `remember`: the tool needs no approval on this automation (or assistant) from now on (one atomic merge). */
+async function rememberNever(deps: Deps, subject: Subject, tool: string): Promise<void> {
+  const table = subject.kind === 'automation' ? 'automations' : 'assistants';
+  await deps.orm.em.fork().getConnection().execute(
+    `update "${table}" set "tool_approvals" = "tool_approvals" || ?::jsonb, "updated_at" = ? where "id" = ?`,
+    [JSON.stringify({ [tool]: 'never' }), deps.clock.now(), subject.id],
+  );
+}
+
+async function findApproval(deps: Deps, caller: Caller, id: string): Promise<ToolApproval> {
+  const approval = approvalIdSchema.safeParse(id).success
+    ? await deps.orm.em.fork().findOne(ToolApproval, { id, organizationId: caller.organizationId })
+    : null;
+  if (!approval) throw notFound('Approval');
+  return approval;
+}
