@@ -13,7 +13,7 @@ import type { StoredChannel } from '../automations/entities.js';
 import { WebhookExecution } from '../webhooks/entities.js';
 import type { ApprovalRequestInput, ApprovalSubject, SettledApproval } from '../workflows/approvals.contract.js';
 import { decideApproval, type Decision } from './decisions.js';
-import { ToolApproval } from './entities.js';
+import { ToolApproval } from '../approval-policy/entities.js';
 import { approvalLink } from './links.js';
 
 type Deps = Pick<AppDeps, 'config' | 'orm' | 'clock' | 'gateway' | 'logger' | 'secrets' | 'mailer'>;

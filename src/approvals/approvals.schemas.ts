@@ -1,6 +1,6 @@
 // Request shapes of the approvals API (zod 4); errors name the field.
 import { z } from 'zod';
-import { APPROVAL_STATUSES } from './entities.js';
+import { APPROVAL_STATUSES } from '../approval-policy/entities.js';
 
 const queryInteger = (fallback: number) =>
   z.string().regex(/^\d+$/, 'an integer').optional().transform((value) => (value === undefined ? fallback : Number(value)));

@@ -13,8 +13,8 @@ import { hasRole, type Caller } from '../identity/caller.js';
 import { approveSignal, denySignal } from '../workflows/approvals.contract.js';
 import { approvalIdSchema, approveBody, denyBody, listApprovalsQuery } from './approvals.schemas.js';
 import { decideApproval, type Decision } from './decisions.js';
-import { ToolApproval } from './entities.js';
-import { approvalView } from './views.js';
+import { ToolApproval } from '../approval-policy/entities.js';
+import { approvalView } from '../approval-policy/views.js';
 
 type Deps = Pick<AppDeps, 'orm' | 'clock' | 'temporal' | 'logger'>;
 

@@ -5,7 +5,7 @@
 import type { AppDeps } from '../runtime-deps.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import type { Caller } from '../identity/caller.js';
-import { ToolApproval, type DecisionVia } from './entities.js';
+import { ToolApproval, type DecisionVia } from '../approval-policy/entities.js';
 
 export interface Decision {
   status: 'approved' | 'denied' | 'expired';

@@ -8,8 +8,8 @@
 import type { AppDeps } from '../runtime-deps.js';
 import { AppError, notFound } from '../errors.js';
 import { decide } from './approvals.service.js';
-import { ToolApproval } from './entities.js';
-import { approvalView } from './views.js';
+import { ToolApproval } from '../approval-policy/entities.js';
+import { approvalView } from '../approval-policy/views.js';
 
 export const LINK_DECISIONS = ['approve', 'deny'] as const;
 export type LinkDecision = (typeof LINK_DECISIONS)[number];

@@ -1,6 +1,6 @@
 // Request shapes of the assistants API, validated at the edge. Errors name the first bad field.
 import { z } from 'zod';
-import { toolApprovalsSchema } from '../approvals/policy.js';
+import { toolApprovalsSchema } from '../approval-policy/policy.js';
 import { badRequest } from '../errors.js';
 
 const channel = z.discriminatedUnion('type', [
@@ -22,7 +22,7 @@ const assistantFields = {
   /** Pins a version of that skill; absent or null = its current version now (re-pinning). */
   skillVersion: z.number().int().min(1).max(1_000_000).nullable(),
   tools: z.array(z.string().trim().min(1).max(200)).max(50),
-  /** Which tool calls wait for a person (src/approvals/policy.ts). */
+  /** Which tool calls wait for a person (src/approval-policy/policy.ts). */
   toolApprovals: toolApprovalsSchema,
   channels: z.array(channel).max(20),
   trigger: trigger.nullable(),

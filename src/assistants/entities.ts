@@ -2,7 +2,7 @@
 // with a webhook trigger is activated by HTTP POSTs to its webhook URL (see src/webhooks).
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import type { ToolApprovals } from '../approvals/policy.js';
+import type { ToolApprovals } from '../approval-policy/policy.js';
 import type { StoredChannel } from '../automations/entities.js';
 
 export const ASSISTANT_TRIGGER_TYPES = ['webhook'] as const;
@@ -28,7 +28,7 @@ export class Assistant {
   /** The pinned version of that skill (the current one at create, or when the owner re-pins). */
   skillVersion: number | null = null;
   tools: string[] = [];
-  /** Which tool calls wait for a person (src/approvals/policy.ts). */
+  /** Which tool calls wait for a person (src/approval-policy/policy.ts). */
   toolApprovals: ToolApprovals = {};
   channels: AssistantChannel[] = [];
   triggerType: AssistantTriggerType | null = null;

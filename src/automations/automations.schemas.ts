@@ -1,7 +1,7 @@
 // Request shapes of the automation endpoints (zod 4). Cron syntax, time zone and the minimum
 // interval are checked by the service (they need the configuration), not here.
 import { z } from 'zod';
-import { toolApprovalsSchema } from '../approvals/policy.js';
+import { toolApprovalsSchema } from '../approval-policy/policy.js';
 import { AppError, badRequest } from '../errors.js';
 import { AUTOMATION_STATUSES, RUN_STATUSES } from './entities.js';
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
-import { pendingApprovalsOf } from '../approvals/views.js';
+import { pendingApprovalsOf } from '../approval-policy/views.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';

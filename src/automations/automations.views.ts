@@ -1,6 +1,6 @@
 // Response shapes of automations and runs (SPEC "Automation", "Run"). Channel secrets never leave
 // the database except once, right after they were generated.
-import type { PendingApprovalView } from '../approvals/views.js';
+import type { PendingApprovalView } from '../approval-policy/views.js';
 import type { Automation, AutomationRun } from './entities.js';
 
 export interface AutomationListItem {

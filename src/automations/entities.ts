@@ -3,7 +3,7 @@
 // idempotency record that keeps a retried activity from posting twice).
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import type { ToolApprovals } from '../approvals/policy.js';
+import type { ToolApprovals } from '../approval-policy/policy.js';
 
 export const AUTOMATION_STATUSES = ['active', 'paused'] as const;
 export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
@@ -41,7 +41,7 @@ export class Automation {
   schedule!: string;
   timezone!: string;
   tools: string[] = [];
-  /** Which tool calls wait for a person (src/approvals/policy.ts); empty: none of its own. */
+  /** Which tool calls wait for a person (src/approval-policy/policy.ts); empty: none of its own. */
   toolApprovals: ToolApprovals = {};
   channels: StoredChannel[] = [];
   /** The skill whose prompt, tools and tier the runs use (see src/skills/run-settings.ts). */

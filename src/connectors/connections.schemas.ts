@@ -2,7 +2,7 @@
 // a connection's variables are never part of any view (only their names), and a catalog entry's
 // operator-set env and header templates are not shown.
 import { z } from 'zod';
-import { toolApprovalsSchema, type ToolApprovals } from '../approvals/policy.js';
+import { toolApprovalsSchema, type ToolApprovals } from '../approval-policy/policy.js';
 import { badRequest } from '../errors.js';
 import type { CatalogEntry } from './catalog.js';
 import type { ConnectionStatus, ToolConnection } from './entities.js';

@@ -3,7 +3,7 @@
 // kept in clear so the API can say which are set without decrypting anything.
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
-import type { ToolApprovals } from '../approvals/policy.js';
+import type { ToolApprovals } from '../approval-policy/policy.js';
 
 export const CONNECTION_STATUSES = ['connected', 'error'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];

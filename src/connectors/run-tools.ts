@@ -4,7 +4,7 @@
 import type { AppDeps } from '../runtime-deps.js';
 import { Automation, AutomationRun } from '../automations/entities.js';
 import { settingsOfRun, toActivityFailure } from '../automations/run-activities.js';
-import { withApprovalModes } from '../approvals/tool-policy.js';
+import { withApprovalModes } from './approval-modes.js';
 import { callToolWithDlp, listConnectionTools, type ConnectionTools, type ToolBinding, type ToolCallResult } from './tool-use.js';
 
 export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'clock' | 'gateway'>) {

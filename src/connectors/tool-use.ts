@@ -33,7 +33,7 @@ export interface ToolBinding {
   toolId: string;
   /** The tool's name on its MCP server. */
   toolName: string;
-  /** Set when a call must wait for a person's approval (src/approvals/policy.ts); absent: it runs at once. */
+  /** Set when a call must wait for a person's approval (src/approval-policy/policy.ts); absent: it runs at once. */
   approval?: 'always';
 }
 

@@ -1,5 +1,5 @@
 // Every entity schema the ORM knows. A feature adds its schemas here (and a migration).
-import { ToolApprovalSchema } from '../approvals/entities.js';
+import { ToolApprovalSchema } from '../approval-policy/entities.js';
 import { AssistantSchema } from '../assistants/entities.js';
 import { WebhookExecutionSchema, WebhookSchema } from '../webhooks/entities.js';
 import { AutomationRunSchema, AutomationSchema, ChannelDeliverySchema } from '../automations/entities.js';

@@ -1,7 +1,7 @@
 // What a skills request may contain, and the documented limits. Every violation becomes
 // 400 bad_request with `param` naming the first bad field (`tools[2]` for an array element).
 import { z } from 'zod';
-import { approvalRequiredSchema } from '../approvals/policy.js';
+import { approvalRequiredSchema } from '../approval-policy/policy.js';
 import { badRequest } from '../errors.js';
 import { MODEL_TIERS, SKILL_STATUSES, SKILL_VISIBILITIES } from './entities.js';
 

@@ -3,7 +3,7 @@
 // workflow runs the tool loop: each model call is `runAssistantOnce` with the conversation so
 // far, each tool call its own activity (`callAssistantTool`). Gateway errors become activity
 // failures that say whether a retry can help.
-import { withApprovalModes } from '../approvals/tool-policy.js';
+import { withApprovalModes } from '../connectors/approval-modes.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AppDeps } from '../runtime-deps.js';
 import { loadAssistantForRun } from '../assistants/assistants.service.js';

@@ -3,7 +3,7 @@
 // own insert both leave one consistent row.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../runtime-deps.js';
-import { pendingApprovalsOf, type PendingApprovalView } from '../approvals/views.js';
+import { pendingApprovalsOf, type PendingApprovalView } from '../approval-policy/views.js';
 import { notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import type { WebhookExecutionInput, WebhookExecutionOutcome } from '../workflows/webhook-execution.contract.js';

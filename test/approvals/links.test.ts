@@ -4,7 +4,7 @@
 // used for another request, or used after the request expired (issue 30).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ToolApproval } from '../../src/approvals/entities.js';
+import { ToolApproval } from '../../src/approval-policy/entities.js';
 import { approvalLink } from '../../src/approvals/links.js';
 import { startWorker, type RunningWorker } from '../../src/worker/worker.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';

@@ -7,7 +7,7 @@
 // is exercised end to end in run-approvals.test.ts with a short APPROVAL_TIMEOUT_SECONDS.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolApproval } from '../../src/approvals/entities.js';
+import { ToolApproval } from '../../src/approval-policy/entities.js';
 import { createRunActivities, type RunStart } from '../../src/automations/run-activities.js';
 import { loadConfig } from '../../src/config.js';
 import { RUN_APPROVAL_WAIT_LIMIT_MS } from '../../src/workflows/approvals.contract.js';

@@ -5,7 +5,7 @@
 // real local OpenID provider, and an inert catalog connector whose command does not exist (a
 // connection test answers 200 with status error without starting anything).
 import { randomUUID } from 'node:crypto';
-import { ToolApproval } from '../../src/approvals/entities.js';
+import { ToolApproval } from '../../src/approval-policy/entities.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -3,8 +3,8 @@
 // these schemas describe those views. The fuzz test validates real 2xx bodies against them, so
 // a view that drifts from its schema fails a test.
 import { z } from 'zod';
-import { APPROVAL_STATUSES, DECISION_VIAS } from '../../approvals/entities.js';
-import { APPROVAL_MODES } from '../../approvals/policy.js';
+import { APPROVAL_STATUSES, DECISION_VIAS } from '../../approval-policy/entities.js';
+import { APPROVAL_MODES } from '../../approval-policy/policy.js';
 import { AUTOMATION_STATUSES, RUN_STATUSES, RUN_TRIGGERS } from '../../automations/entities.js';
 import { CONNECTION_STATUSES } from '../../connectors/entities.js';
 import { DETECTOR_TYPES } from '../../gateway/dlp/detectors.js';

@@ -1,10 +1,10 @@
 // The approval policy applied to the tools a run or webhook execution is offered: each binding
-// whose mode is `always` is marked, so the workflow knows which calls wait (src/approvals/policy.ts
+// whose mode is `always` is marked, so the workflow knows which calls wait (src/approval-policy/policy.ts
 // says the precedence). The connections' defaults are read here, with the listing.
 import type { EntityManager } from '@mikro-orm/core';
-import { ToolConnection } from '../connectors/entities.js';
-import type { ConnectionTools } from '../connectors/tool-use.js';
-import { approvalModeFor, type ToolApprovals } from './policy.js';
+import { ToolConnection } from './entities.js';
+import type { ConnectionTools } from './tool-use.js';
+import { approvalModeFor, type ToolApprovals } from '../approval-policy/policy.js';
 
 export async function withApprovalModes(
   em: EntityManager,
