@@ -10,6 +10,7 @@
 // REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS). GATEWAY_CPU_PROFILE_DIR=<dir>
 // writes V8 CPU profiles of the gateway's processes there. GATEWAY_ENTRY runs another build of the
 // gateway (default dist/api/main.js), SKIP_BUILD=1 leaves dist as it is: two builds compared in turn.
+// BENCH_ONLY=wire runs only the wire-format table, BENCH_WIRE_ROUNDS times (default 1).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -182,6 +183,11 @@ async function main(): Promise<void> {
     });
   }
 
+  // BENCH_ONLY=wire: only the wire-format table, BENCH_WIRE_ROUNDS times (ratios from one run vary on a shared machine).
+  if (process.env.BENCH_ONLY === 'wire') {
+    for (let round = 0; round < Number(process.env.BENCH_WIRE_ROUNDS ?? '1'); round++) console.log(await wireFormatsReport(targets[0]!.target, targets[2]!.target, targets[2]!.child!));
+    return;
+  }
   const scenarios = [
     { key: 'seq', connections: 1, stream: false },
     { key: 'seqStream', connections: 1, stream: true },

@@ -207,6 +207,54 @@ describe('responses: options, storage and errors', () => {
     expect(await client.responses.retrieve(response.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it("lists a stored response's input items through responses.inputItems.list: the whole conversation, newest first, paged by after", async () => {
+    primary.enqueue({ content: 'First answer' });
+    const first = await client.responses.create({ model: 'fake-model', input: 'Question one' });
+    primary.enqueue({ content: 'Second answer' });
+    const second = await client.responses.create({
+      model: 'fake-model',
+      previous_response_id: first.id,
+      input: [
+        { type: 'function_call', call_id: 'call_9', name: 'lookup', arguments: '{"q":"two"}' },
+        { type: 'function_call_output', call_id: 'call_9', output: 'found two' },
+        { role: 'user', content: [{ type: 'input_text', text: 'Question two' }] },
+      ],
+    });
+
+    const page = await client.responses.inputItems.list(second.id, { limit: 2 });
+    expect(page.data.map((item) => item.type)).toEqual(['message', 'function_call_output']);
+    expect(page.data[0]).toMatchObject({ type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'Question two' }] });
+    expect(page.data[1]).toMatchObject({ type: 'function_call_output', call_id: 'call_9', output: 'found two' });
+    expect(page.has_more).toBe(true);
+
+    const all: OpenAI.Responses.ResponseItem[] = [];
+    for await (const item of client.responses.inputItems.list(second.id, { limit: 2 })) all.push(item);
+    expect(all).toHaveLength(5);
+    expect(new Set(all.map((item) => item.id)).size).toBe(5);
+    expect(all.map((item) => item.id).every((id) => typeof id === 'string' && id.length > 4)).toBe(true);
+    // The previous response's output item keeps its id: the one item_reference would name.
+    expect(all[3]).toMatchObject({ type: 'message', role: 'assistant', id: first.output[0]!.id, content: [{ type: 'output_text', text: 'First answer' }] });
+    expect(all[2]).toMatchObject({ type: 'function_call', call_id: 'call_9', name: 'lookup', arguments: '{"q":"two"}' });
+
+    const ascending = await client.responses.inputItems.list(second.id, { order: 'asc', limit: 100 });
+    expect(ascending.data.map((item) => item.id)).toEqual(all.map((item) => item.id).reverse());
+    expect(ascending.data[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Question one' }] });
+    expect(ascending.has_more).toBe(false);
+    // Ids are stored: the same on every read.
+    expect((await client.responses.inputItems.list(second.id, { order: 'asc' })).data.map((item) => item.id)).toEqual(ascending.data.map((item) => item.id));
+
+    const other = await createTestOrganization(stack.runtime.orm);
+    const foreign = await call<any>(stack.baseUrl, 'GET', `/responses/${second.id}/input_items`, { key: other.member.key });
+    expect(foreign.status).toBe(404);
+    for (const [query, param] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['order=sideways', 'order'], ['after=msg_nope', 'after']] as const) {
+      const bad = await call<any>(stack.baseUrl, 'GET', `/responses/${second.id}/input_items?${query}`, { key: org.member.key });
+      expect(bad.status, query).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: 'bad_request', param });
+    }
+    const unstored = await client.responses.create({ model: 'fake-model', input: 'not kept', store: false });
+    expect(await client.responses.inputItems.list(unstored.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('forgets a response after RESPONSES_RETENTION_DAYS: absent to reads and references, then purged', async () => {
     const response = await client.responses.create({ model: 'fake-model', input: 'short-lived' });
     const later = new Date(Date.now() + 31 * 86_400_000);

@@ -1,11 +1,12 @@
 // POST /v1/responses (the OpenAI Responses API) over the gateway core, plain or streamed as its
-// typed events, and GET/DELETE /v1/responses/{id} for stored responses. A response is stored
-// (unless `store: false`) before the client gets it, so its id and item ids resolve at once in
-// the next call (`previous_response_id`, `item_reference`: what the AI SDK sends in tool loops).
+// typed events; GET/DELETE /v1/responses/{id} and GET /v1/responses/{id}/input_items for stored
+// responses. A response is stored (unless `store: false`) before the client gets it, so its id
+// and item ids resolve at once in the next call (`previous_response_id`, `item_reference`: what the AI SDK sends in tool loops).
 import { Router } from 'express';
 import { ResponsesStore, responseIds } from '../../gateway/responses.service.js';
 import { fromResponsesRequest, ResponsesStreamWriter, toResponseObject, type ResponseHead } from '../../gateway/wire/responses.js';
-import { parseResponsesBody } from '../../gateway/wire/responses.schemas.js';
+import { inputItemsQuerySchema, parseResponsesBody } from '../../gateway/wire/responses.schemas.js';
+import { parseInput } from '../../identity/identity.schemas.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { pipeEvents, startEventStream } from '../event-stream.js';
 import { abortOnClientClose, gatewayCacheOptions, gatewayContext, sendJson, setCacheHeaders, setGatewayHeaders, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
@@ -19,12 +20,15 @@ export function responsesEndpoints(deps: AppDeps): Record<'/v1/responses', Gatew
   return { '/v1/responses': { handle: createResponse(deps, responsesStore(deps)), credential: 'bearer' } };
 }
 
-/** GET and DELETE of stored responses (authenticated /v1 routes). */
+/** GET and DELETE of stored responses, and their input items (authenticated /v1 routes). */
 export function responsesRoutes(deps: AppDeps): Router {
   const store = responsesStore(deps);
   const router = Router();
   router.get('/responses/:id', async (req, res) => {
     res.json(await store.get(callerOf(req).organizationId, String(req.params.id)));
+  });
+  router.get('/responses/:id/input_items', async (req, res) => {
+    res.json(await store.inputItems(callerOf(req).organizationId, String(req.params.id), parseInput(inputItemsQuerySchema, req.query)));
   });
   router.delete('/responses/:id', async (req, res) => {
     const id = String(req.params.id);

@@ -100,3 +100,13 @@ export function parseResponsesBody(body: unknown): ResponsesRequest {
   const request = parseWith(responsesRequestSchema, body);
   return request;
 }
+
+/** GET /v1/responses/{id}/input_items: OpenAI's cursor page (`include` is accepted and ignored). */
+export const inputItemsQuerySchema = z.object({
+  limit: z.coerce.number().int('limit must be an integer between 1 and 100').min(1, 'limit must be between 1 and 100').max(100, 'limit must be between 1 and 100').default(20),
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+  after: z.string().min(1, 'after must be an item id').optional(),
+  include: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+export type InputItemsQuery = z.infer<typeof inputItemsQuerySchema>;

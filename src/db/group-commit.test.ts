@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit.js';
+
+/** A write the test finishes by hand, recording each statement's rows. */
+function manualWriter(fail: (rows: number[]) => boolean = () => false) {
+  const statements: number[][] = [];
+  const finish: Array<() => void> = [];
+  const write = (rows: number[]) =>
+    new Promise<void>((resolve, reject) => {
+      statements.push(rows);
+      finish.push(() => (fail(rows) ? reject(new Error(`bad rows ${rows.join(',')}`)) : resolve()));
+    });
+  const next = async () => {
+    while (finish.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    finish.shift()!();
+  };
+  return { statements, write, next };
+}
+
+describe('GroupCommit', () => {
+  it('writes a lone row at once, and the rows that arrive meanwhile together in the next statement', async () => {
+    const writer = manualWriter();
+    const commits = new GroupCommit<number>(writer.write);
+    const settled: number[] = [];
+    const first = commits.add(1).then(() => settled.push(1));
+    expect(writer.statements).toEqual([[1]]);
+    const rest = [2, 3, 4].map((row) => commits.add(row).then(() => settled.push(row)));
+    expect(writer.statements).toEqual([[1]]);
+    await writer.next();
+    await first;
+    expect(settled).toEqual([1]);
+    await writer.next();
+    await Promise.all(rest);
+    expect(writer.statements).toEqual([[1], [2, 3, 4]]);
+    expect(settled).toEqual([1, 2, 3, 4]);
+  });
+
+  it('bounds a statement to maxBatch rows', async () => {
+    const writer = manualWriter();
+    const commits = new GroupCommit<number>(writer.write, { maxBatch: 2 });
+    const all = [1, 2, 3, 4, 5].map((row) => commits.add(row));
+    for (let i = 0; i < 3; i++) await writer.next();
+    await Promise.all(all);
+    expect(writer.statements).toEqual([[1], [2, 3], [4, 5]]);
+  });
+
+  it('fails only the caller of a bad row: a failed batch is written again row by row', async () => {
+    const writer = manualWriter((rows) => rows.includes(3));
+    const commits = new GroupCommit<number>(writer.write);
+    const outcomes = [1, 2, 3, 4].map((row) => commits.add(row).then(() => 'ok', (error: Error) => error.message));
+    for (let i = 0; i < 5; i++) await writer.next();
+    expect(await Promise.all(outcomes)).toEqual(['ok', 'ok', 'bad rows 3', 'ok']);
+    expect(writer.statements).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
+  });
+});

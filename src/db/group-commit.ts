@@ -1,0 +1,70 @@
+// Group commit for writes a caller must wait for: each caller's promise settles once its own row
+// is committed, but rows that arrive while a write is in flight go together in the next
+// statement. A lone caller is written at once (no timer, no added wait); under load N callers
+// share one statement, one round trip and one commit, which is what made a stored answer cost
+// more than an unstored one (the stored Responses API answers, responses.service.ts).
+
+export interface GroupCommitOptions {
+  /** Rows in one statement at most (a statement's parameters and a batch's JSON stay bounded). */
+  maxBatch?: number;
+}
+
+interface Pending<T> {
+  row: T;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommit<T> {
+  private queue: Pending<T>[] = [];
+  private writing = false;
+  private readonly maxBatch: number;
+
+  /** `write` commits every row it is given, or none (one statement). */
+  constructor(
+    private readonly write: (rows: T[]) => Promise<void>,
+    options: GroupCommitOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 100;
+  }
+
+  /** Resolves once the row is committed; rejects with the write's error when it is not. */
+  add(row: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  /** Writes batches until nothing waits; one write in flight at a time. */
+  private async drain(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) await this.commit(this.queue.splice(0, this.maxBatch));
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** One statement for the batch; when it fails, each row alone, so one bad row fails only its own caller. */
+  private async commit(batch: Pending<T>[]): Promise<void> {
+    try {
+      await this.write(batch.map((pending) => pending.row));
+      for (const pending of batch) pending.resolve();
+      return;
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return;
+      }
+    }
+    for (const pending of batch) {
+      try {
+        await this.write([pending.row]);
+        pending.resolve();
+      } catch (error) {
+        pending.reject(error);
+      }
+    }
+  }
+}
