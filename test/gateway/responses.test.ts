@@ -172,6 +172,68 @@ describe('responses: options, storage and errors', () => {
     });
   });
 
+  it('sends text.format json_schema to an Anthropic-style upstream as a forced tool, and its call back as output_text, plain and streamed', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false };
+    const answerCall = { content: '', toolCalls: [{ id: 'toolu_1', name: 'answer', arguments: '{"answer":42}', fragments: ['{"answer"', ':42}'] }] };
+    claude.enqueue(answerCall, answerCall);
+    const format = { type: 'json_schema' as const, name: 'answer', schema, strict: true };
+    const response = await client.responses.create({ model: 'fake-claude', input: 'The answer?', text: { format } });
+    expect(response.status).toBe('completed');
+    expect(response.output_text).toBe('{"answer":42}');
+    expect(response.output).toEqual([expect.objectContaining({ type: 'message', content: [expect.objectContaining({ type: 'output_text', text: '{"answer":42}' })] })]);
+    const sent = claude.requests[0]!.body;
+    expect(sent).toMatchObject({ tools: [{ name: 'answer', input_schema: schema }], tool_choice: { type: 'tool', name: 'answer' } });
+    expect(sent).not.toHaveProperty('response_format');
+
+    const deltas: string[] = [];
+    const stream = client.responses.stream({ model: 'fake-claude', input: 'The answer?', text: { format } });
+    stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
+    const final = await stream.finalResponse();
+    expect(deltas).toEqual(['{"answer"', ':42}']);
+    expect(final.output_text).toBe('{"answer":42}');
+    expect(final.output.map((item) => item.type)).toEqual(['message']);
+  });
+
+  it("sends chat completions' response_format json_schema as is to an OpenAI-style upstream and as a forced tool beside the caller's tools to an Anthropic-style one", async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const responseFormat = { type: 'json_schema' as const, json_schema: { name: 'place', schema, strict: true } };
+    const openai = new OpenAI({ apiKey: org.member.key, baseURL: stack.baseUrl, maxRetries: 0 });
+    primary.enqueue({ content: '{"city":"Oslo"}' });
+    const plain = await openai.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Where?' }], response_format: responseFormat });
+    expect(plain.choices[0]!.message.content).toBe('{"city":"Oslo"}');
+    expect(primary.requests[0]!.body).toMatchObject({ response_format: responseFormat });
+
+    claude.enqueue({ content: '', toolCalls: [{ id: 'toolu_2', name: 'place', arguments: '{"city":"Oslo"}' }] });
+    const completion = await openai.chat.completions.create({ model: 'fake-claude', messages: [{ role: 'user', content: 'Where?' }], response_format: responseFormat });
+    expect(completion.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: '{"city":"Oslo"}' } });
+    expect(completion.choices[0]!.message.tool_calls).toBeUndefined();
+
+    // With tools of its own, the caller's tool call stays a tool call; the format tool is offered beside it, not forced.
+    claude.enqueue({ content: '', toolCalls: [{ id: 'toolu_3', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    const stream = await openai.chat.completions.create({
+      model: 'fake-claude',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      response_format: responseFormat,
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      stream: true,
+    });
+    const finishes: Array<string | null> = [];
+    const calls: string[] = [];
+    for await (const chunk of stream) {
+      finishes.push(chunk.choices[0]?.finish_reason ?? null);
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) if (call.function?.name) calls.push(call.function.name);
+    }
+    expect(calls).toEqual(['get_weather']);
+    expect(finishes).toContain('tool_calls');
+    const sent = claude.requests[1]!.body as { tools: Array<{ name: string }>; tool_choice?: unknown };
+    expect(sent.tools.map((tool) => tool.name)).toEqual(['get_weather', 'place']);
+    expect(sent.tool_choice).not.toEqual({ type: 'tool', name: 'place' });
+
+    const bad = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'xml' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('response_format.type');
+  });
+
   it('reports a cut-off answer as incomplete with reason max_output_tokens', async () => {
     primary.enqueue({ finishReason: 'length' });
     const response = await client.responses.create({ model: 'fake-model', input: 'Talk', max_output_tokens: 16 });

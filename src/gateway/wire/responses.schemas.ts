@@ -62,7 +62,7 @@ const textFormat = z.discriminatedUnion(
     z.object({ type: z.literal('json_object') }),
     z.object({
       type: z.literal('json_schema'),
-      name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+      name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -'),
       schema: z.record(z.string(), z.unknown(), { error: 'schema must be a JSON schema object' }),
       description: z.string().optional(),
       strict: z.boolean().nullable().optional(),

@@ -3,7 +3,7 @@
 // result. References to stored items are resolved before (responses.service.ts); ids come from
 // the caller so the translations stay deterministic.
 import type { AppError } from '../../errors.js';
-import type { NormalizedChunk } from '../providers/types.js';
+import type { NormalizedChunk, TokenCounts } from '../providers/types.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ToolCall } from '../types.js';
 import type { ResponsesInputItem, ResponsesRequest } from './responses.schemas.js';
 
@@ -145,7 +145,7 @@ export function responseObject(
     usage: state.usage
       ? {
           input_tokens: state.usage.inputTokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: state.usage.cacheReadTokens ?? 0 },
           output_tokens: state.usage.outputTokens,
           output_tokens_details: { reasoning_tokens: 0 },
           total_tokens: state.usage.inputTokens + state.usage.outputTokens,
@@ -176,7 +176,7 @@ export class ResponsesStreamWriter {
   private text: { item: ReturnType<typeof messageItem>; index: number } | undefined;
   private call: { item: ReturnType<typeof functionCallItem>; index: number; toolIndex: number } | undefined;
   private finishReason = 'stop';
-  private usage: { inputTokens: number; outputTokens: number; cost?: number | undefined } | undefined;
+  private usage: (TokenCounts & { cost?: number | undefined }) | undefined;
 
   constructor(
     private readonly head: ResponseHead,
