@@ -18,21 +18,22 @@ function manualWriter(fail: (rows: number[]) => boolean = () => false) {
 }
 
 describe('GroupCommit', () => {
-  it('writes a lone row at once, and the rows that arrive meanwhile together in the next statement', async () => {
+  it('writes the rows of one turn together on the next, and those that arrive during a write in the statement after', async () => {
     const writer = manualWriter();
     const commits = new GroupCommit<number>(writer.write);
     const settled: number[] = [];
-    const first = commits.add(1).then(() => settled.push(1));
-    expect(writer.statements).toEqual([[1]]);
-    const rest = [2, 3, 4].map((row) => commits.add(row).then(() => settled.push(row)));
-    expect(writer.statements).toEqual([[1]]);
+    const first = [1, 2].map((row) => commits.add(row).then(() => settled.push(row)));
+    expect(writer.statements).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writer.statements).toEqual([[1, 2]]);
+    const rest = [3, 4, 5].map((row) => commits.add(row).then(() => settled.push(row)));
     await writer.next();
-    await first;
-    expect(settled).toEqual([1]);
+    await Promise.all(first);
+    expect(settled).toEqual([1, 2]);
     await writer.next();
     await Promise.all(rest);
-    expect(writer.statements).toEqual([[1], [2, 3, 4]]);
-    expect(settled).toEqual([1, 2, 3, 4]);
+    expect(writer.statements).toEqual([[1, 2], [3, 4, 5]]);
+    expect(settled).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('bounds a statement to maxBatch rows', async () => {
@@ -41,7 +42,7 @@ describe('GroupCommit', () => {
     const all = [1, 2, 3, 4, 5].map((row) => commits.add(row));
     for (let i = 0; i < 3; i++) await writer.next();
     await Promise.all(all);
-    expect(writer.statements).toEqual([[1], [2, 3], [4, 5]]);
+    expect(writer.statements).toEqual([[1, 2], [3, 4], [5]]);
   });
 
   it('fails only the caller of a bad row: a failed batch is written again row by row', async () => {
@@ -50,6 +51,6 @@ describe('GroupCommit', () => {
     const outcomes = [1, 2, 3, 4].map((row) => commits.add(row).then(() => 'ok', (error: Error) => error.message));
     for (let i = 0; i < 5; i++) await writer.next();
     expect(await Promise.all(outcomes)).toEqual(['ok', 'ok', 'bad rows 3', 'ok']);
-    expect(writer.statements).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
+    expect(writer.statements).toEqual([[1, 2, 3, 4], [1], [2], [3], [4]]);
   });
 });

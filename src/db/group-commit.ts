@@ -1,8 +1,9 @@
 // Group commit for writes a caller must wait for: each caller's promise settles once its own row
-// is committed, but rows that arrive while a write is in flight go together in the next
-// statement. A lone caller is written at once (no timer, no added wait); under load N callers
-// share one statement, one round trip and one commit, which is what made a stored answer cost
-// more than an unstored one (the stored Responses API answers, responses.service.ts).
+// is committed, but rows that arrive in the same turn of the event loop, or while a write is in
+// flight, go together in the next statement. A lone caller is written on the next turn (no timer);
+// under load N callers share one statement, one round trip and one commit: a statement's system
+// calls and round trip, not its rows, were what made a stored answer cost more than an unstored
+// one (the stored Responses API answers, responses.service.ts).
 
 export interface GroupCommitOptions {
   /** Rows in one statement at most (a statement's parameters and a batch's JSON stay bounded). */
@@ -32,13 +33,15 @@ export class GroupCommit<T> {
   add(row: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing) return;
+      // Answers finished in the same turn (one poll of the sockets) share the first statement.
+      this.writing = true;
+      setImmediate(() => void this.drain());
     });
   }
 
   /** Writes batches until nothing waits; one write in flight at a time. */
   private async drain(): Promise<void> {
-    this.writing = true;
     try {
       while (this.queue.length > 0) await this.commit(this.queue.splice(0, this.maxBatch));
     } finally {

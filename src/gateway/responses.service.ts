@@ -2,7 +2,7 @@
 // call continue with `previous_response_id` or point at an earlier item with `item_reference`,
 // and what GET/DELETE /v1/responses/{id} read. Per organization, encrypted at rest (SecretBox),
 // kept RESPONSES_RETENTION_DAYS; another organization's ids, like expired ones, are not found.
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secrets.js';
 import type { Orm } from '../db/orm.js';
@@ -25,11 +25,19 @@ interface StoredPayload {
   conversation: ResolvedItem[];
 }
 
-/** Random ids in OpenAI's style: `resp_`, `msg_`, `fc_` and 48 hex digits. */
+/**
+ * Random ids in OpenAI's style: `resp_`, `msg_`, `fc_`, `fco_` and 32 hex digits (122 random
+ * bits). From randomUUID, which draws on a buffer of entropy: a stored response takes several
+ * ids, and a randomBytes call each was a system call each.
+ */
 export const responseIds: ResponseIds & { response(): string } = {
-  response: () => `resp_${randomBytes(24).toString('hex')}`,
-  item: (prefix) => `${prefix}_${randomBytes(24).toString('hex')}`,
+  response: () => `resp_${randomHex()}`,
+  item: (prefix) => `${prefix}_${randomHex()}`,
 };
+
+function randomHex(): string {
+  return randomUUID().replaceAll('-', '');
+}
 
 /** A stored response as the insert statement takes it: ciphertexts, owner and times. */
 interface ResponseRow {
