@@ -3,7 +3,7 @@
 // OpenAI-style and Anthropic-style fake upstreams; stored responses (encrypted at rest) that
 // previous_response_id and item_reference resolve; GET and DELETE of a stored response.
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { APICallError, generateText, stepCountIs, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -132,6 +132,30 @@ describe.each(upstreams)('responses through the openai SDK against an $kind upst
         { role: 'tool', tool_call_id: 'call_1', content: '22 degrees, sunny' },
       ]);
     }
+  });
+
+  it('meters and audits a stream and a tool round trip on this upstream, and blocks a card number in a function_call_output before it', async () => {
+    upstream().enqueue({ content: 'streamed', usage: { input: 4101, output: 3 } });
+    const stream = await client.responses.create({ model, input: 'Count', stream: true });
+    for await (const _event of stream);
+    upstream().enqueue({ content: '', toolCalls: [{ id: 'call_m', name: 'get_weather', arguments: '{"city":"Rome"}' }], usage: { input: 4102, output: 4 } });
+    const first = await client.responses.create({ model, input: 'Weather in Rome?', tools: [weatherTool] });
+    upstream().enqueue({ content: 'Warm', usage: { input: 4103, output: 1 } });
+    await client.responses.create({ model, previous_response_id: first.id, tools: [weatherTool], input: [{ type: 'function_call_output', call_id: 'call_m', output: '30 degrees' }] });
+    for (const [inputTokens, streamed] of [[4101, true], [4102, false], [4103, false]] as const) {
+      const audit = await waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, model, inputTokens }), { what: `audit record of ${inputTokens}` });
+      expect(audit).toMatchObject({ outcome: 'success', stream: streamed });
+      const usage = await waitFor(async () => stack.runtime.orm.em.fork().findOne(UsageRecord, { organizationId: org.id, requestId: audit.requestId! }), { what: 'usage record' });
+      expect(Number(usage.cost)).toBeCloseTo(priced(inputTokens, audit.outputTokens), 10);
+    }
+
+    const sentBefore = upstream().requests.length;
+    const blocked = await client.responses
+      .create({ model, previous_response_id: first.id, tools: [weatherTool], input: [{ type: 'function_call_output', call_id: 'call_m', output: 'card 4111 1111 1111 1111' }] })
+      .catch((e: unknown) => e);
+    expect(blocked).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect((blocked as InstanceType<typeof OpenAI.APIError>).code).toBe('dlp_blocked');
+    expect(upstream().requests).toHaveLength(sentBefore);
   });
 
   it('raises an APIError from the stream when the upstream fails after the first byte (response.failed, then error)', async () => {
@@ -397,6 +421,26 @@ describe.each(upstreams)('the AI SDK default OpenAI provider against an $kind up
     expect(parts.join('')).toBe('alpha beta gamma');
     expect(parts.length).toBeGreaterThan(1);
     expect(await result.usage).toMatchObject({ inputTokens: 6, outputTokens: 3 });
+  });
+
+  it('meters and audits generateText and streamText on this upstream, and blocks a card number before it (APICallError 403)', async () => {
+    upstream().enqueue({ content: 'one', usage: { input: 5201, output: 1 } }, { content: 'two', usage: { input: 5202, output: 1 } });
+    await generateText({ model: provider()(model), prompt: 'One' });
+    const streamed = streamText({ model: provider()(model), prompt: 'Two' });
+    for await (const _text of streamed.textStream);
+    for (const [inputTokens, stream] of [[5201, false], [5202, true]] as const) {
+      const audit = await waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, model, inputTokens }), { what: `audit record of ${inputTokens}` });
+      expect(audit).toMatchObject({ outcome: 'success', stream, outputTokens: 1 });
+      const usage = await waitFor(async () => stack.runtime.orm.em.fork().findOne(UsageRecord, { organizationId: org.id, requestId: audit.requestId! }), { what: 'usage record' });
+      expect(Number(usage.cost)).toBeCloseTo(priced(inputTokens, 1), 10);
+    }
+
+    const sentBefore = upstream().requests.length;
+    const error = await generateText({ model: provider()(model), prompt: 'pay with 4111 1111 1111 1111', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).statusCode).toBe(403);
+    expect((error as APICallError).responseBody).toContain('dlp_blocked');
+    expect(upstream().requests).toHaveLength(sentBefore);
   });
 
   it('runs a tool loop: the earlier assistant items go back by item_reference and resolve', async () => {
