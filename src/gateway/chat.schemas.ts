@@ -56,6 +56,17 @@ const toolSchema = z.object({
   }),
 });
 
+/**
+ * A JSON schema format's fields, as chat completions' `response_format.json_schema` and the
+ * Responses API's `text.format` take them (the name doubles as an Anthropic tool's name).
+ */
+export const jsonSchemaFormatFields = {
+  name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -'),
+  description: z.string().optional(),
+  schema: z.record(z.string(), z.unknown(), { error: 'schema must be a JSON schema object' }),
+  strict: z.boolean().nullable().optional(),
+};
+
 /** Structured output: OpenAI-compatible upstreams get it as is, Anthropic ones as a forced tool. */
 const responseFormatSchema = z.discriminatedUnion(
   'type',
@@ -64,15 +75,8 @@ const responseFormatSchema = z.discriminatedUnion(
     z.object({ type: z.literal('json_object') }),
     z.object({
       type: z.literal('json_schema'),
-      json_schema: z.object(
-        {
-          name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -'),
-          description: z.string().optional(),
-          schema: z.record(z.string(), z.unknown(), { error: 'schema must be a JSON schema object' }).optional(),
-          strict: z.boolean().nullable().optional(),
-        },
-        { error: 'json_schema must be an object' },
-      ),
+      // Optional here, as OpenAI's chat completions have it.
+      json_schema: z.object({ ...jsonSchemaFormatFields, schema: jsonSchemaFormatFields.schema.optional() }, { error: 'json_schema must be an object' }),
     }),
   ],
   { error: 'response_format type must be one of text, json_object, json_schema' },

@@ -8,8 +8,8 @@ import { fromResponsesRequest, ResponsesStreamWriter, toResponseObject, type Res
 import { inputItemsQuerySchema, parseResponsesBody } from '../../gateway/wire/responses.schemas.js';
 import { parseInput } from '../../identity/identity.schemas.js';
 import type { AppDeps } from '../../runtime-deps.js';
-import { pipeEvents, startEventStream } from '../event-stream.js';
-import { abortOnClientClose, gatewayCacheOptions, gatewayContext, sendJson, setCacheHeaders, setGatewayHeaders, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
+import { answerGatewayCall } from '../gateway-answer.js';
+import type { GatewayEndpoint, GatewayHandler } from '../gateway-call.js';
 import { callerOf } from '../middleware/auth.js';
 
 function responsesStore(deps: AppDeps): ResponsesStore {
@@ -41,36 +41,29 @@ export function responsesRoutes(deps: AppDeps): Router {
 function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
   return async (call, res) => {
     const body = parseResponsesBody(call.body);
-    const context = gatewayContext(call);
-    const conversation = await store.conversation(context.organizationId, body);
-    const request = fromResponsesRequest(body, conversation);
+    const organizationId = call.caller.organizationId;
+    const conversation = await store.conversation(organizationId, body);
     const keep = body.store !== false;
-    const options = gatewayCacheOptions(call.header('cache-control'));
-    const signal = abortOnClientClose(res);
     const head = (model: string): ResponseHead => ({ id: responseIds.response(), createdAt: Math.floor(deps.clock.now().getTime() / 1000), model, body });
-    if (!request.stream) {
-      const result = await deps.gateway.complete(request, context, signal, options);
-      const response = toResponseObject(head(result.model), result, responseIds);
-      if (keep) await store.save(context.organizationId, response, conversation);
-      setCacheHeaders(res, result.cache);
-      setGatewayHeaders(res, call, result);
-      sendJson(res, 200, response);
-      return;
-    }
-    const stream = await deps.gateway.stream(request, context, signal, options);
-    setCacheHeaders(res, stream.cache);
-    setGatewayHeaders(res, call, stream);
-    startEventStream(res);
-    const writer = new ResponsesStreamWriter(head(stream.model), responseIds);
-    res.write(writer.start());
-    await pipeEvents(res, call, signal, stream.chunks, {
-      event: (chunk) => writer.write(chunk),
-      error: (error) => writer.error(error),
-      end: '',
-      complete: async () => {
-        const response = writer.final();
-        if (keep) await store.save(context.organizationId, response, conversation);
-        return writer.finish(response);
+    await answerGatewayCall(deps.gateway, call, res, fromResponsesRequest(body, conversation), {
+      body: async (result) => {
+        const response = toResponseObject(head(result.model), result, responseIds);
+        if (keep) await store.save(organizationId, response, conversation);
+        return response;
+      },
+      events: (stream) => {
+        const writer = new ResponsesStreamWriter(head(stream.model), responseIds);
+        return {
+          start: writer.start(),
+          event: (chunk) => writer.write(chunk),
+          error: (error) => writer.error(error),
+          end: '',
+          complete: async () => {
+            const response = writer.final();
+            if (keep) await store.save(organizationId, response, conversation);
+            return writer.finish(response);
+          },
+        };
       },
     });
   };
