@@ -45,6 +45,30 @@ describe('GroupCommit', () => {
     expect(writer.statements).toEqual([[1, 2], [3, 4], [5]]);
   });
 
+  it('spaces statements minSpacingMs apart while rows wait behind one in flight; a row that finds none in flight goes at once', async () => {
+    const writer = manualWriter();
+    const commits = new GroupCommit<number>(writer.write, { minSpacingMs: 50 });
+    const first = commits.add(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    const second = commits.add(2);
+    await writer.next();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(writer.statements).toEqual([[1]]);
+    const third = commits.add(3);
+    await writer.next();
+    await Promise.all([second, third]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(40);
+    expect(writer.statements).toEqual([[1], [2, 3]]);
+    // Nothing in flight: the next row goes on the next turn, however recent the last statement.
+    const alone = commits.add(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writer.statements).toEqual([[1], [2, 3], [4]]);
+    await writer.next();
+    await alone;
+  });
+
   it('fails only the caller of a bad row: a failed batch is written again row by row', async () => {
     const writer = manualWriter((rows) => rows.includes(3));
     const commits = new GroupCommit<number>(writer.write);

@@ -8,6 +8,12 @@
 export interface GroupCommitOptions {
   /** Rows in one statement at most (a statement's parameters and a batch's JSON stay bounded). */
   maxBatch?: number;
+  /**
+   * Under load (rows waited while a statement was in flight), the next statement starts no sooner
+   * than this after the previous one started, so the rows of that time share it. A row that finds
+   * nothing in flight goes on the next turn all the same. Default 0.
+   */
+  minSpacingMs?: number;
 }
 
 interface Pending<T> {
@@ -20,6 +26,7 @@ export class GroupCommit<T> {
   private queue: Pending<T>[] = [];
   private writing = false;
   private readonly maxBatch: number;
+  private readonly minSpacingMs: number;
 
   /** `write` commits every row it is given, or none (one statement). */
   constructor(
@@ -27,6 +34,7 @@ export class GroupCommit<T> {
     options: GroupCommitOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 100;
+    this.minSpacingMs = options.minSpacingMs ?? 0;
   }
 
   /** Resolves once the row is committed; rejects with the write's error when it is not. */
@@ -43,7 +51,14 @@ export class GroupCommit<T> {
   /** Writes batches until nothing waits; one write in flight at a time. */
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.commit(this.queue.splice(0, this.maxBatch));
+      let started = performance.now();
+      await this.commit(this.queue.splice(0, this.maxBatch));
+      while (this.queue.length > 0) {
+        const wait = started + this.minSpacingMs - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        started = performance.now();
+        await this.commit(this.queue.splice(0, this.maxBatch));
+      }
     } finally {
       this.writing = false;
     }
