@@ -10,6 +10,8 @@
 // REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS). GATEWAY_CPU_PROFILE_DIR=<dir>
 // writes V8 CPU profiles of the gateway's processes there. GATEWAY_ENTRY runs another build of the
 // gateway (default dist/api/main.js), SKIP_BUILD=1 leaves dist as it is: two builds compared in turn.
+// BENCH_ONLY=wire runs only the wire-format table, BENCH_WIRE_ROUNDS times (default 1), each
+// scenario in BENCH_WIRE_SLICES turns per format (default 1).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -182,6 +184,11 @@ async function main(): Promise<void> {
     });
   }
 
+  // BENCH_ONLY=wire: only the wire-format table, BENCH_WIRE_ROUNDS times (ratios from one run vary on a shared machine).
+  if (process.env.BENCH_ONLY === 'wire') {
+    for (let round = 0; round < Number(process.env.BENCH_WIRE_ROUNDS ?? '1'); round++) console.log(await wireFormatsReport(targets[0]!.target, targets[2]!.target, targets[2]!.child!));
+    return;
+  }
   const scenarios = [
     { key: 'seq', connections: 1, stream: false },
     { key: 'seqStream', connections: 1, stream: true },
@@ -240,14 +247,20 @@ async function wireFormatsReport(direct: Target, chat: Target, child: ChildProce
   ] as const;
   const measured = new Map<string, Record<string, Measured>>();
   for (const target of [direct, ...formats]) await runLoad(target, { connections: 16, durationMs: 300, stream: false });
+  // BENCH_WIRE_SLICES=n: each scenario's time cut into n slices, the formats taking turns slice by
+  // slice, so a burst of load from elsewhere on a shared machine falls on all of them alike.
+  const slices = Math.max(1, Number(process.env.BENCH_WIRE_SLICES ?? '1'));
   for (const scenario of scenarios) {
-    for (const target of [direct, ...formats]) {
-      // The previous run's records and settlements flush after its answers: not this run's CPU.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const cpuBefore = target === direct ? NaN : treeCpuMs(child);
-      const result = await runLoad(target, { connections: scenario.connections, durationMs: seconds * 1000, stream: scenario.stream });
-      const cpuUs = target === direct ? NaN : ((treeCpuMs(child) - cpuBefore) / Math.max(1, result.requests)) * 1000;
-      measured.set(target.name, { ...measured.get(target.name), [scenario.key]: { ...result, cpuUs } });
+    for (let slice = 0; slice < slices; slice++) {
+      for (const target of [direct, ...formats]) {
+        // The previous run's records and settlements flush after its answers (every 200 ms): not this run's CPU.
+        await new Promise((resolve) => setTimeout(resolve, slices > 1 ? 400 : 1000));
+        const cpuBefore = target === direct ? NaN : treeCpuMs(child);
+        const result = await runLoad(target, { connections: scenario.connections, durationMs: (seconds * 1000) / slices, stream: scenario.stream });
+        const cpuMs = target === direct ? NaN : treeCpuMs(child) - cpuBefore;
+        const sofar = measured.get(target.name)?.[scenario.key];
+        measured.set(target.name, { ...measured.get(target.name), [scenario.key]: sofar ? mergeSlices(sofar, result, cpuMs) : { ...result, cpuUs: (cpuMs / Math.max(1, result.requests)) * 1000 } });
+      }
     }
   }
   const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -267,6 +280,22 @@ async function wireFormatsReport(direct: Target, chat: Target, child: ChildProce
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
+}
+
+/** Two slices of one scenario as one: sums, means weighted by requests, the worse p99. */
+function mergeSlices(a: Measured, b: LoadResult, cpuMs: number): Measured {
+  const requests = a.requests + b.requests;
+  const elapsedMs = (a.requests / a.rps + b.requests / b.rps) * 1000;
+  const weighted = (x: number, y: number) => (x * a.requests + y * b.requests) / Math.max(1, requests);
+  return {
+    requests,
+    errors: a.errors + b.errors,
+    rps: (requests / elapsedMs) * 1000,
+    meanMs: weighted(a.meanMs, b.meanMs),
+    p99Ms: Math.max(a.p99Ms, b.p99Ms),
+    ttfbMs: Number.isNaN(a.ttfbMs) ? b.ttfbMs : weighted(a.ttfbMs, b.ttfbMs),
+    cpuUs: ((a.cpuUs * a.requests) / 1000 + cpuMs) / Math.max(1, requests) * 1000,
+  };
 }
 
 /** POST /v1/embeddings: directly and through the gateway, sequential and at 64 connections. */

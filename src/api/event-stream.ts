@@ -8,6 +8,8 @@ import type { CallSignal } from '../gateway/types.js';
 import type { GatewayCall } from './gateway-call.js';
 
 export interface EventWriter {
+  /** Written first, before any chunk (the format's opening events); absent for none. */
+  start?: string;
   /** The events of one chunk; undefined or '' when it makes none. */
   event(chunk: NormalizedChunk): string | undefined;
   /** The events that report a failure after the first byte. */
@@ -30,6 +32,7 @@ export function startEventStream(res: ServerResponse): void {
 /** Writes the chunks' events until the stream ends, fails, or the client goes away. */
 export async function pipeEvents(res: ServerResponse, call: GatewayCall, signal: CallSignal, chunks: AsyncIterable<NormalizedChunk>, writer: EventWriter): Promise<void> {
   try {
+    if (writer.start) res.write(writer.start);
     for await (const chunk of chunks) {
       const event = writer.event(chunk);
       if (!event) continue;

@@ -15,6 +15,12 @@ describe('createSecretBox', () => {
     expect(box.encrypt('same')).not.toBe(box.encrypt('same'));
   });
 
+  it('never repeats a nonce across refills of its buffer of random bytes', () => {
+    const sealed = Array.from({ length: 1000 }, () => box.encrypt('same'));
+    expect(new Set(sealed.map((value) => value.split(':')[1])).size).toBe(1000);
+    for (const value of sealed.slice(250, 260)) expect(box.decrypt(value)).toBe('same');
+  });
+
   it('rejects a tampered value and a value sealed with another key', () => {
     const stored = box.encrypt('value');
     const parts = stored.split(':');

@@ -28,9 +28,21 @@ function signatureOf(key: Buffer, purpose: string, message: string): Buffer {
 /** Encrypts with `key`; decrypts with it or, after a rotation, with one of `previousKeys` (SECRET_KEY_PREVIOUS). */
 export function createSecretBox(key: Buffer, previousKeys: readonly Buffer[] = []): SecretBox {
   for (const candidate of [key, ...previousKeys]) if (candidate.length !== 32) throw new Error('SECRET_KEY must be 32 bytes');
+  // Nonces come from a buffer of CSPRNG bytes, each 12 bytes used once: a randomBytes call per
+  // value was a system call per value (a stored Responses answer encrypts two).
+  let noncePool = Buffer.alloc(0);
+  let nonceOffset = 0;
+  const nextNonce = (): Buffer => {
+    if (nonceOffset + 12 > noncePool.length) {
+      noncePool = randomBytes(12 * 256);
+      nonceOffset = 0;
+    }
+    nonceOffset += 12;
+    return noncePool.subarray(nonceOffset - 12, nonceOffset);
+  };
   return {
     encrypt(plaintext) {
-      const nonce = randomBytes(12);
+      const nonce = nextNonce();
       const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(':');

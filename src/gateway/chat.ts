@@ -220,7 +220,8 @@ export class ChatService {
             this.answers.store(caching, capture.answer({ ...answeredBy(answered.target), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, storedAt: this.deps.clock.now().getTime() }));
           }
         });
-        return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost };
+        const { estimated: _estimated, ...tokens } = usage;
+        return { ...tokens, cost };
       },
       failure: (error) => {
         if (error instanceof UpstreamAborted) return { outcome: 'aborted', thrown: abortedError() };

@@ -1,7 +1,7 @@
 // Our API's wire format: gateway results shaped as OpenAI's chat.completion and
 // chat.completion.chunk objects, so OpenAI clients read them unchanged.
 import type { ChatCompletionStream } from './chat.js';
-import type { NormalizedChunk } from './providers/types.js';
+import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { ChatCompletionResult } from './types.js';
 
 export function toCompletionBody(result: ChatCompletionResult, created: number) {
@@ -20,12 +20,14 @@ export function toCompletionBody(result: ChatCompletionResult, created: number) 
       finish_reason: result.finishReason,
       logprobs: null,
     }],
-    usage: {
-      prompt_tokens: result.usage.inputTokens,
-      completion_tokens: result.usage.outputTokens,
-      total_tokens: result.usage.inputTokens + result.usage.outputTokens,
-    },
+    usage: usageBody(result.usage),
   };
+}
+
+/** OpenAI's usage object; a prompt-cache read the upstream reported is `prompt_tokens_details.cached_tokens`. */
+function usageBody(usage: TokenCounts) {
+  const counts = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  return usage.cacheReadTokens === undefined ? counts : { ...counts, prompt_tokens_details: { cached_tokens: usage.cacheReadTokens } };
 }
 
 /**
@@ -53,8 +55,7 @@ function withoutRole(chunk: NormalizedChunk): NormalizedChunk['delta'] {
 }
 
 function usageOf(chunk: NormalizedChunk) {
-  const usage = chunk.usage!;
-  const counts = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  const counts = usageBody(chunk.usage!);
   // The answer's cost in USD (the header went out before it was known).
   return chunk.cost === undefined ? counts : { ...counts, cost: chunk.cost };
 }

@@ -2,14 +2,15 @@
 // call continue with `previous_response_id` or point at an earlier item with `item_reference`,
 // and what GET/DELETE /v1/responses/{id} read. Per organization, encrypted at rest (SecretBox),
 // kept RESPONSES_RETENTION_DAYS; another organization's ids, like expired ones, are not found.
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secrets.js';
 import type { Orm } from '../db/orm.js';
+import { GroupCommit } from '../db/group-commit.js';
 import { badRequest, notFound } from '../errors.js';
 import { StoredResponse, StoredResponseItem } from './responses.entities.js';
-import { inputItems, type OutputItem, type ResolvedItem, type ResponseIds, type ResponseObject } from './wire/responses.js';
-import type { ResponsesRequest } from './wire/responses.schemas.js';
+import { inputItemPrefix, inputItems, listedInputItem, type OutputItem, type ResolvedItem, type ResponseIds, type ResponseObject } from './wire/responses.js';
+import type { InputItemsQuery, ResponsesRequest } from './wire/responses.schemas.js';
 
 export interface ResponsesStoreDeps {
   orm: Orm;
@@ -24,17 +25,57 @@ interface StoredPayload {
   conversation: ResolvedItem[];
 }
 
-/** Random ids in OpenAI's style: `resp_`, `msg_`, `fc_` and 48 hex digits. */
+/**
+ * Random ids in OpenAI's style: `resp_`, `msg_`, `fc_`, `fco_` and 32 hex digits (122 random
+ * bits). From randomUUID, which draws on a buffer of entropy: a stored response takes several
+ * ids, and a randomBytes call each was a system call each.
+ */
 export const responseIds: ResponseIds & { response(): string } = {
-  response: () => `resp_${randomBytes(24).toString('hex')}`,
-  item: (prefix) => `${prefix}_${randomBytes(24).toString('hex')}`,
+  response: () => `resp_${randomHex()}`,
+  item: (prefix) => `${prefix}_${randomHex()}`,
 };
+
+function randomHex(): string {
+  return randomUUID().replaceAll('-', '');
+}
+
+/** A stored response as the insert statement takes it: ciphertexts, owner and times. */
+interface ResponseRow {
+  id: string;
+  organizationId: string;
+  payload: string;
+  createdAt: Date;
+  expiresAt: Date;
+  items: { id: string; ciphertext: string }[];
+}
+
+/**
+ * The JSON keys are ResponseRow's property names, matched by json_to_recordset. The statement
+ * commits asynchronously: `set_config(..., true)` is SET LOCAL synchronous_commit = off for its
+ * own implicit transaction, in the same round trip. The rows are visible to every connection
+ * (every API process) at once; only the WAL flush is not waited for, so a crash of PostgreSQL
+ * itself may lose the responses of its last moments (up to 3 x wal_writer_delay, 600 ms by
+ * default), never half of one. The answer's audit and usage rows are written later still.
+ */
+const INSERT_RESPONSES_SQL = `
+with "rows" as (
+  select * from json_to_recordset(?::json) as r("id" text, "organizationId" uuid, "payload" text, "createdAt" timestamptz, "expiresAt" timestamptz, "items" json)
+  where set_config('synchronous_commit', 'off', true) = 'off'
+), "responses" as (
+  insert into "gateway_responses" ("id", "organization_id", "payload_ciphertext", "created_at", "expires_at")
+  select "id", "organizationId", "payload", "createdAt", "expiresAt" from "rows"
+)
+insert into "gateway_response_items" ("id", "organization_id", "response_id", "item_ciphertext", "expires_at")
+select i."id", r."organizationId", r."id", i."ciphertext", r."expiresAt"
+from "rows" r cross join lateral json_to_recordset(r."items") as i("id" text, "ciphertext" text)`;
 
 /** How often one store deletes expired responses (on a save, off the answer's path). */
 const PURGE_INTERVAL_MS = 3_600_000;
 
 export class ResponsesStore {
   private lastPurge = 0;
+  /** A statement's system calls cost more than its rows: under load, one statement every 2 ms at most. */
+  private readonly writes = new GroupCommit<ResponseRow>((rows) => this.insert(rows), { minSpacingMs: 2 });
 
   constructor(private readonly deps: ResponsesStoreDeps) {}
 
@@ -59,28 +100,33 @@ export class ResponsesStore {
   }
 
   /**
-   * Keeps a finished response, its conversation, and each output item (findable by id): one
-   * statement, one round trip, before the client gets the answer (its ids must resolve at once).
+   * Keeps a finished response, its conversation, and each output item (findable by id), committed
+   * before the client gets the answer: its ids must resolve at once, on any API process. Saves
+   * that arrive while another is being written share the next statement (group commit).
    */
   async save(organizationId: string, response: ResponseObject, conversation: ResolvedItem[]): Promise<void> {
     const now = this.deps.clock.now();
     this.purgeNowAndThen(now);
     const expiresAt = new Date(now.getTime() + this.deps.retentionDays * 86_400_000);
-    const payload: StoredPayload = { response, conversation };
-    const params: unknown[] = [response.id, organizationId, this.deps.secrets.encrypt(JSON.stringify(payload)), now, expiresAt];
-    const insertResponse = 'insert into "gateway_responses" ("id", "organization_id", "payload_ciphertext", "created_at", "expires_at") values (?, ?, ?, ?, ?)';
-    if (response.output.length === 0) {
-      await this.deps.orm.em.getConnection().execute(insertResponse, params, 'run');
-      return;
-    }
-    for (const item of response.output) params.push(item.id, organizationId, response.id, this.deps.secrets.encrypt(JSON.stringify(asInputItem(item))), expiresAt);
-    const rows = response.output.map(() => '(?, ?, ?, ?, ?)').join(', ');
-    // The items' foreign key is checked at the end of the statement, after the response row went in.
-    await this.deps.orm.em.getConnection().execute(
-      `with "response" as (${insertResponse}) insert into "gateway_response_items" ("id", "organization_id", "response_id", "item_ciphertext", "expires_at") values ${rows}`,
-      params,
-      'run',
-    );
+    // Every stored input item gets an id (the client may send none): input_items pages by them.
+    const payload: StoredPayload = { response, conversation: conversation.map((item) => (item.id ? item : { ...item, id: responseIds.item(inputItemPrefix(item)) })) };
+    await this.writes.add({
+      id: response.id,
+      organizationId,
+      payload: this.deps.secrets.encrypt(JSON.stringify(payload)),
+      createdAt: now,
+      expiresAt,
+      items: response.output.map((item) => ({ id: item.id, ciphertext: this.deps.secrets.encrypt(JSON.stringify(asInputItem(item))) })),
+    });
+  }
+
+  /**
+   * One statement for a batch of responses and their items: the rows travel as one bound JSON
+   * parameter (not quoted into the SQL text) and PostgreSQL fans them out into both tables. The
+   * items' foreign key is checked at the end of the statement, after the response rows went in.
+   */
+  private async insert(rows: ResponseRow[]): Promise<void> {
+    await this.deps.orm.em.getConnection().getKnex().raw(INSERT_RESPONSES_SQL, [JSON.stringify(rows)]);
   }
 
   /** Deletes expired responses (their items go with them), of every organization or of one; returns how many. */
@@ -101,6 +147,24 @@ export class ResponsesStore {
   /** GET /v1/responses/{id}: the response object as answered; 404 when absent, expired or another organization's. */
   async get(organizationId: string, id: string): Promise<ResponseObject> {
     return (await this.payload(organizationId, id)).response;
+  }
+
+  /**
+   * GET /v1/responses/{id}/input_items: the conversation the response answered (with
+   * previous_response_id, the earlier turns too), a cursor page in OpenAI's list shape.
+   */
+  async inputItems(organizationId: string, id: string, query: InputItemsQuery) {
+    const { conversation } = await this.payload(organizationId, id);
+    // Responses stored before input items had ids get stable ones from their position.
+    const items = conversation.map((item, index) => listedInputItem({ ...item, id: item.id ?? `${inputItemPrefix(item)}_${id.slice('resp_'.length)}_${index}` }));
+    const ordered = query.order === 'asc' ? items : items.reverse();
+    let start = 0;
+    if (query.after !== undefined) {
+      start = ordered.findIndex((item) => item.id === query.after) + 1;
+      if (start === 0) throw badRequest(`No input item with id '${query.after}' in response '${id}'`, 'after');
+    }
+    const data = ordered.slice(start, start + query.limit);
+    return { object: 'list' as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + data.length < ordered.length };
   }
 
   /** DELETE /v1/responses/{id}: removes the response and its items. */

@@ -85,7 +85,7 @@ export class UpstreamTransport {
     const adapter = HTTP_ADAPTERS[input.provider.type];
     const text = await this.postWhole(adapter, input.provider, this.upstreamRequest(adapter, input, false), input.signal);
     try {
-      return adapter.parseResponse(JSON.parse(text));
+      return adapter.parseResponse(JSON.parse(text), input.request);
     } catch (error) {
       throw this.failure(error, input.signal);
     }
@@ -104,7 +104,7 @@ export class UpstreamTransport {
     const origin = this.origin(provider);
     const opened = await fetchStream(origin.pool, {
       ...this.poolRequest(origin.path, provider, upstream, signal),
-      decode: sseDecoder(adapter.createStreamTranslator()),
+      decode: sseDecoder(adapter.createStreamTranslator(input.request)),
       failure: (error) => this.failure(error, signal),
     });
     if (opened.chunks) return opened.chunks;

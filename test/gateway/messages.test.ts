@@ -128,6 +128,32 @@ describe.each(upstreams)('messages against an $kind upstream', ({ model, upstrea
     }
   });
 
+  it('meters and audits messages.stream and a tool_use/tool_result round trip on this upstream, and blocks a card number before it', async () => {
+    upstream().enqueue({ content: 'streamed', usage: { input: 6101, output: 2 } });
+    await client.messages.stream({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Stream' }] }).finalMessage();
+    upstream().enqueue({ content: '', toolCalls: [{ id: 'toolu_m', name: 'get_weather', arguments: '{"city":"Rome"}' }], usage: { input: 6102, output: 3 } });
+    await client.messages.create({ model, max_tokens: 100, tools: [weatherTool], messages: [{ role: 'user', content: 'Weather in Rome?' }] });
+    upstream().enqueue({ content: 'Warm', usage: { input: 6103, output: 1 } });
+    const toolTurn = [
+      { role: 'user' as const, content: 'Weather in Rome?' },
+      { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_m', name: 'get_weather', input: { city: 'Rome' } }] },
+    ];
+    await client.messages.create({ model, max_tokens: 100, tools: [weatherTool], messages: [...toolTurn, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_m', content: '30 degrees' }] }] });
+    for (const [inputTokens, stream] of [[6101, true], [6102, false], [6103, false]] as const) {
+      const audit = await waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, model, inputTokens }), { what: `audit record of ${inputTokens}` });
+      expect(audit).toMatchObject({ outcome: 'success', stream });
+      const { usage } = await recordsOf(audit.requestId);
+      expect(Number(usage.cost)).toBeCloseTo(priced(inputTokens, audit.outputTokens), 10);
+    }
+
+    const sentBefore = upstream().requests.length;
+    const blocked = await client.messages
+      .create({ model, max_tokens: 100, tools: [weatherTool], messages: [...toolTurn, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_m', content: 'card 4111 1111 1111 1111' }] }] })
+      .catch((e: unknown) => e);
+    expect(blocked).toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect(upstream().requests).toHaveLength(sentBefore);
+  });
+
   it('takes temperature, top_p and top_k on Anthropic\'s scale (the official client no longer sends them)', async () => {
     const res = await call<any>(stack.api.url, 'POST', '/v1/messages', {
       key: org.member.key,

@@ -3,7 +3,7 @@
 // OpenAI-style and Anthropic-style fake upstreams; stored responses (encrypted at rest) that
 // previous_response_id and item_reference resolve; GET and DELETE of a stored response.
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { APICallError, generateText, stepCountIs, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -134,6 +134,30 @@ describe.each(upstreams)('responses through the openai SDK against an $kind upst
     }
   });
 
+  it('meters and audits a stream and a tool round trip on this upstream, and blocks a card number in a function_call_output before it', async () => {
+    upstream().enqueue({ content: 'streamed', usage: { input: 4101, output: 3 } });
+    const stream = await client.responses.create({ model, input: 'Count', stream: true });
+    for await (const _event of stream);
+    upstream().enqueue({ content: '', toolCalls: [{ id: 'call_m', name: 'get_weather', arguments: '{"city":"Rome"}' }], usage: { input: 4102, output: 4 } });
+    const first = await client.responses.create({ model, input: 'Weather in Rome?', tools: [weatherTool] });
+    upstream().enqueue({ content: 'Warm', usage: { input: 4103, output: 1 } });
+    await client.responses.create({ model, previous_response_id: first.id, tools: [weatherTool], input: [{ type: 'function_call_output', call_id: 'call_m', output: '30 degrees' }] });
+    for (const [inputTokens, streamed] of [[4101, true], [4102, false], [4103, false]] as const) {
+      const audit = await waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, model, inputTokens }), { what: `audit record of ${inputTokens}` });
+      expect(audit).toMatchObject({ outcome: 'success', stream: streamed });
+      const usage = await waitFor(async () => stack.runtime.orm.em.fork().findOne(UsageRecord, { organizationId: org.id, requestId: audit.requestId! }), { what: 'usage record' });
+      expect(Number(usage.cost)).toBeCloseTo(priced(inputTokens, audit.outputTokens), 10);
+    }
+
+    const sentBefore = upstream().requests.length;
+    const blocked = await client.responses
+      .create({ model, previous_response_id: first.id, tools: [weatherTool], input: [{ type: 'function_call_output', call_id: 'call_m', output: 'card 4111 1111 1111 1111' }] })
+      .catch((e: unknown) => e);
+    expect(blocked).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect((blocked as InstanceType<typeof OpenAI.APIError>).code).toBe('dlp_blocked');
+    expect(upstream().requests).toHaveLength(sentBefore);
+  });
+
   it('raises an APIError from the stream when the upstream fails after the first byte (response.failed, then error)', async () => {
     upstream().enqueue({ content: 'one two three four', cutAfterChunks: 2 });
     const stream = await client.responses.create({ model, input: 'Count', stream: true });
@@ -172,6 +196,47 @@ describe('responses: options, storage and errors', () => {
     });
   });
 
+  it('sends text.format json_schema to an Anthropic-style upstream as a forced tool, and its call back as output_text, plain and streamed', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false };
+    const answerCall = { content: '', toolCalls: [{ id: 'toolu_1', name: 'answer', arguments: '{"answer":42}', fragments: ['{"answer"', ':42}'] }] };
+    claude.enqueue(answerCall, answerCall);
+    const format = { type: 'json_schema' as const, name: 'answer', schema, strict: true };
+    const response = await client.responses.create({ model: 'fake-claude', input: 'The answer?', text: { format } });
+    expect(response.status).toBe('completed');
+    expect(response.output_text).toBe('{"answer":42}');
+    expect(response.output).toEqual([expect.objectContaining({ type: 'message', content: [expect.objectContaining({ type: 'output_text', text: '{"answer":42}' })] })]);
+    const sent = claude.requests[0]!.body;
+    expect(sent).toMatchObject({ tools: [{ name: 'answer', input_schema: schema }], tool_choice: { type: 'tool', name: 'answer' } });
+    expect(sent).not.toHaveProperty('response_format');
+
+    const deltas: string[] = [];
+    const stream = client.responses.stream({ model: 'fake-claude', input: 'The answer?', text: { format } });
+    stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
+    const final = await stream.finalResponse();
+    expect(deltas).toEqual(['{"answer"', ':42}']);
+    expect(final.output_text).toBe('{"answer":42}');
+    expect(final.output.map((item) => item.type)).toEqual(['message']);
+  });
+
+  it("offers the text.format tool beside the caller's own tools to an Anthropic-style upstream, unforced: a call of the caller's tool stays a function call", async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    claude.enqueue({ content: '', toolCalls: [{ id: 'toolu_3', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    const events: string[] = [];
+    const stream = client.responses.stream({ model: 'fake-claude', input: 'Weather?', tools: [weatherTool], text: { format: { type: 'json_schema', name: 'place', schema } } });
+    stream.on('event', (event) => events.push(event.type));
+    const final = await stream.finalResponse();
+    expect(final.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'get_weather', arguments: '{"city":"Oslo"}' })]);
+    expect(events).toContain('response.function_call_arguments.done');
+    const sent = claude.requests[0]!.body as { tools: Array<{ name: string }>; tool_choice?: unknown };
+    expect(sent.tools.map((tool) => tool.name)).toEqual(['get_weather', 'place']);
+    expect(sent.tool_choice).not.toEqual({ type: 'tool', name: 'place' });
+
+    const bad = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-claude', input: 'x', text: { format: { type: 'json_schema', name: 'has spaces', schema } } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('text.format.name');
+    expect(claude.requests).toHaveLength(1);
+  });
+
   it('reports a cut-off answer as incomplete with reason max_output_tokens', async () => {
     primary.enqueue({ finishReason: 'length' });
     const response = await client.responses.create({ model: 'fake-model', input: 'Talk', max_output_tokens: 16 });
@@ -205,6 +270,54 @@ describe('responses: options, storage and errors', () => {
     const deleted = await client.responses.delete(response.id).then(() => true);
     expect(deleted).toBe(true);
     expect(await client.responses.retrieve(response.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it("lists a stored response's input items through responses.inputItems.list: the whole conversation, newest first, paged by after", async () => {
+    primary.enqueue({ content: 'First answer' });
+    const first = await client.responses.create({ model: 'fake-model', input: 'Question one' });
+    primary.enqueue({ content: 'Second answer' });
+    const second = await client.responses.create({
+      model: 'fake-model',
+      previous_response_id: first.id,
+      input: [
+        { type: 'function_call', call_id: 'call_9', name: 'lookup', arguments: '{"q":"two"}' },
+        { type: 'function_call_output', call_id: 'call_9', output: 'found two' },
+        { role: 'user', content: [{ type: 'input_text', text: 'Question two' }] },
+      ],
+    });
+
+    const page = await client.responses.inputItems.list(second.id, { limit: 2 });
+    expect(page.data.map((item) => item.type)).toEqual(['message', 'function_call_output']);
+    expect(page.data[0]).toMatchObject({ type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'Question two' }] });
+    expect(page.data[1]).toMatchObject({ type: 'function_call_output', call_id: 'call_9', output: 'found two' });
+    expect(page.has_more).toBe(true);
+
+    const all: OpenAI.Responses.ResponseItem[] = [];
+    for await (const item of client.responses.inputItems.list(second.id, { limit: 2 })) all.push(item);
+    expect(all).toHaveLength(5);
+    expect(new Set(all.map((item) => item.id)).size).toBe(5);
+    expect(all.map((item) => item.id).every((id) => typeof id === 'string' && id.length > 4)).toBe(true);
+    // The previous response's output item keeps its id: the one item_reference would name.
+    expect(all[3]).toMatchObject({ type: 'message', role: 'assistant', id: first.output[0]!.id, content: [{ type: 'output_text', text: 'First answer' }] });
+    expect(all[2]).toMatchObject({ type: 'function_call', call_id: 'call_9', name: 'lookup', arguments: '{"q":"two"}' });
+
+    const ascending = await client.responses.inputItems.list(second.id, { order: 'asc', limit: 100 });
+    expect(ascending.data.map((item) => item.id)).toEqual(all.map((item) => item.id).reverse());
+    expect(ascending.data[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Question one' }] });
+    expect(ascending.has_more).toBe(false);
+    // Ids are stored: the same on every read.
+    expect((await client.responses.inputItems.list(second.id, { order: 'asc' })).data.map((item) => item.id)).toEqual(ascending.data.map((item) => item.id));
+
+    const other = await createTestOrganization(stack.runtime.orm);
+    const foreign = await call<any>(stack.baseUrl, 'GET', `/responses/${second.id}/input_items`, { key: other.member.key });
+    expect(foreign.status).toBe(404);
+    for (const [query, param] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['order=sideways', 'order'], ['after=msg_nope', 'after']] as const) {
+      const bad = await call<any>(stack.baseUrl, 'GET', `/responses/${second.id}/input_items?${query}`, { key: org.member.key });
+      expect(bad.status, query).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: 'bad_request', param });
+    }
+    const unstored = await client.responses.create({ model: 'fake-model', input: 'not kept', store: false });
+    expect(await client.responses.inputItems.list(unstored.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it('forgets a response after RESPONSES_RETENTION_DAYS: absent to reads and references, then purged', async () => {
@@ -287,6 +400,26 @@ describe.each(upstreams)('the AI SDK default OpenAI provider against an $kind up
     expect(parts.join('')).toBe('alpha beta gamma');
     expect(parts.length).toBeGreaterThan(1);
     expect(await result.usage).toMatchObject({ inputTokens: 6, outputTokens: 3 });
+  });
+
+  it('meters and audits generateText and streamText on this upstream, and blocks a card number before it (APICallError 403)', async () => {
+    upstream().enqueue({ content: 'one', usage: { input: 5201, output: 1 } }, { content: 'two', usage: { input: 5202, output: 1 } });
+    await generateText({ model: provider()(model), prompt: 'One' });
+    const streamed = streamText({ model: provider()(model), prompt: 'Two' });
+    for await (const _text of streamed.textStream);
+    for (const [inputTokens, stream] of [[5201, false], [5202, true]] as const) {
+      const audit = await waitFor(async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, model, inputTokens }), { what: `audit record of ${inputTokens}` });
+      expect(audit).toMatchObject({ outcome: 'success', stream, outputTokens: 1 });
+      const usage = await waitFor(async () => stack.runtime.orm.em.fork().findOne(UsageRecord, { organizationId: org.id, requestId: audit.requestId! }), { what: 'usage record' });
+      expect(Number(usage.cost)).toBeCloseTo(priced(inputTokens, 1), 10);
+    }
+
+    const sentBefore = upstream().requests.length;
+    const error = await generateText({ model: provider()(model), prompt: 'pay with 4111 1111 1111 1111', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect((error as APICallError).statusCode).toBe(403);
+    expect((error as APICallError).responseBody).toContain('dlp_blocked');
+    expect(upstream().requests).toHaveLength(sentBefore);
   });
 
   it('runs a tool loop: the earlier assistant items go back by item_reference and resolve', async () => {

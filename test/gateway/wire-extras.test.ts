@@ -1,7 +1,8 @@
 // What every wire format gets from the one gateway core beyond the answer: X-Gateway-Cost and
 // X-Gateway-Overhead-Ms, the cost in the final streamed usage, and contextWindowFallbacks (a
 // context-length error moves to the next, bigger model before the first byte) on chat
-// completions, messages and responses alike.
+// completions, messages and responses alike; the upstream's prompt-cache counts in each format's
+// usage, metered once.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -117,5 +118,55 @@ describe('contextWindowFallbacks', () => {
     const other = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: [{ role: 'user', content: 'x' }] } });
     expect(other.status).toBe(502);
     expect(big.requests).toHaveLength(0);
+  });
+});
+
+describe('prompt-cache usage', () => {
+  // 1,000 prompt tokens: 600 read from the upstream's prompt cache, 300 written to it, 100 neither.
+  const cachedUsage = { input: 1000, output: 10, cacheRead: 600, cacheWrite: 300 };
+  const user = [{ role: 'user' as const, content: 'hi' }];
+
+  it("passes an Anthropic-style upstream's cache counts through /v1/messages, plain and streamed, metered once at the input price", async () => {
+    claude.enqueue({ usage: cachedUsage });
+    const { data: message, response } = await anthropic.messages.create({ model: 'fake-claude', max_tokens: 50, messages: user }).withResponse();
+    expect(message.usage).toMatchObject({ input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 600, output_tokens: 10 });
+    expect(Number(response.headers.get('x-gateway-cost'))).toBeCloseTo(priced(FAKE_PRICES, 1000, 10), 10);
+    const audit = await auditOf(response.headers.get('x-request-id'));
+    expect(audit).toMatchObject({ inputTokens: 1000, outputTokens: 10 });
+    expect(audit.cost).toBeCloseTo(priced(FAKE_PRICES, 1000, 10), 10);
+
+    claude.enqueue({ usage: cachedUsage });
+    const final = await anthropic.messages.stream({ model: 'fake-claude', max_tokens: 50, messages: user }).finalMessage();
+    expect(final.usage).toMatchObject({ input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 600, output_tokens: 10 });
+  });
+
+  it('reports cache reads as cached_tokens on chat completions and responses, plain and streamed', async () => {
+    claude.enqueue({ usage: cachedUsage }, { usage: cachedUsage }, { usage: cachedUsage }, { usage: cachedUsage });
+    const completion = await openai.chat.completions.create({ model: 'fake-claude', messages: user });
+    expect(completion.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 10, total_tokens: 1010, prompt_tokens_details: { cached_tokens: 600 } });
+    const stream = await openai.chat.completions.create({ model: 'fake-claude', messages: user, stream: true, stream_options: { include_usage: true } });
+    let streamed: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) if (chunk.usage) streamed = chunk.usage;
+    expect(streamed).toMatchObject({ prompt_tokens: 1000, prompt_tokens_details: { cached_tokens: 600 } });
+
+    const response = await openai.responses.create({ model: 'fake-claude', input: 'hi', store: false });
+    expect(response.usage).toMatchObject({ input_tokens: 1000, input_tokens_details: { cached_tokens: 600 }, output_tokens: 10, total_tokens: 1010 });
+    const final = await openai.responses.stream({ model: 'fake-claude', input: 'hi', store: false }).finalResponse();
+    expect(final.usage).toMatchObject({ input_tokens: 1000, input_tokens_details: { cached_tokens: 600 } });
+  });
+
+  it("maps an OpenAI-style upstream's cached_tokens to Anthropic's cache_read_input_tokens, and reports no cache fields when the upstream says nothing", async () => {
+    primary.enqueue({ usage: { input: 500, output: 5, cacheRead: 400 } }, { usage: { input: 500, output: 5, cacheRead: 400 } });
+    const message = await anthropic.messages.create({ model: 'fake-model', max_tokens: 50, messages: user });
+    expect(message.usage).toMatchObject({ input_tokens: 100, cache_read_input_tokens: 400, output_tokens: 5 });
+    expect(message.usage).not.toHaveProperty('cache_creation_input_tokens');
+    const completion = await openai.chat.completions.create({ model: 'fake-model', messages: user });
+    expect(completion.usage).toMatchObject({ prompt_tokens: 500, prompt_tokens_details: { cached_tokens: 400 } });
+
+    primary.enqueue({ usage: { input: 500, output: 5 } }, { usage: { input: 500, output: 5 } });
+    const plain = await anthropic.messages.create({ model: 'fake-model', max_tokens: 50, messages: user });
+    expect(plain.usage).toEqual({ input_tokens: 500, output_tokens: 5 });
+    const uncached = await openai.chat.completions.create({ model: 'fake-model', messages: user });
+    expect(uncached.usage).toEqual({ prompt_tokens: 500, completion_tokens: 5, total_tokens: 505 });
   });
 });

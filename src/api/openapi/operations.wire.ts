@@ -1,9 +1,9 @@
 // Registry entries of the gateway's other wire formats (issue 28): the OpenAI Responses API
-// (POST /v1/responses, GET and DELETE of a stored response) and the Anthropic Messages API
+// (POST /v1/responses, GET and DELETE of a stored response, its input items) and the Anthropic Messages API
 // (POST /v1/messages, /v1/messages/count_tokens), whose errors take Anthropic's shape.
 import { z } from 'zod';
 import { messagesRequestSchema } from '../../gateway/wire/messages.schemas.js';
-import { responsesRequestSchema } from '../../gateway/wire/responses.schemas.js';
+import { inputItemsQuerySchema, responsesRequestSchema } from '../../gateway/wire/responses.schemas.js';
 import { apiSchemas, type Operation } from './registry.js';
 
 const GATEWAY_HEADERS = {
@@ -42,6 +42,28 @@ const responseObject = z
       .nullable(),
   })
   .register(apiSchemas, { id: 'Response' });
+
+const inputItem = z.union([
+  z.object({
+    type: z.literal('message'),
+    id: z.string(),
+    role: z.enum(['user', 'assistant', 'system', 'developer']),
+    status: z.literal('completed'),
+    content: z.array(z.object({ type: z.enum(['input_text', 'output_text', 'refusal', 'input_image']) }).passthrough()),
+  }),
+  z.object({ type: z.literal('function_call'), id: z.string(), call_id: z.string(), name: z.string(), arguments: z.string(), status: z.literal('completed') }),
+  z.object({ type: z.literal('function_call_output'), id: z.string(), call_id: z.string(), output: z.unknown().describe('A string or text parts, as sent'), status: z.literal('completed') }),
+]);
+
+const inputItemList = z
+  .object({
+    object: z.literal('list'),
+    data: z.array(inputItem),
+    first_id: z.string().nullable(),
+    last_id: z.string().nullable(),
+    has_more: z.boolean(),
+  })
+  .register(apiSchemas, { id: 'ResponseInputItemList' });
 
 const deletedResponse = z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) }).register(apiSchemas, { id: 'DeletedResponse' });
 
@@ -108,6 +130,21 @@ export const wireOperations: Operation[] = [
     auth: 'caller',
     pathParams: { id: responseId },
     responses: { 200: { description: 'The response as it was answered', schema: responseObject } },
+    errors: ['not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/responses/{id}/input_items',
+    operationId: 'listResponseInputItems',
+    tag: 'Chat completions',
+    summary: "A stored response's input items (a cursor page)",
+    description:
+      'The conversation the response answered, as items with ids: its input with every `item_reference` resolved and, when it continued `previous_response_id`, the earlier turns too. ' +
+      'Newest first by default (`order: desc`); `after` is the id of the last item of the previous page.',
+    auth: 'caller',
+    pathParams: { id: responseId },
+    query: inputItemsQuerySchema,
+    responses: { 200: { description: 'A page of input items', schema: inputItemList } },
     errors: ['not_found'],
   },
   {

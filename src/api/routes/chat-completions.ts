@@ -7,8 +7,8 @@ import { Router, type RequestHandler } from 'express';
 import { parseChatCompletionBody } from '../../gateway/chat.schemas.js';
 import { SSE_DONE, sseEventWriter, toCompletionBody } from '../../gateway/openai-format.js';
 import type { AppDeps } from '../../runtime-deps.js';
-import { pipeEvents, startEventStream } from '../event-stream.js';
-import { abortOnClientClose, expressGatewayRoute, gatewayCacheOptions, gatewayContext, sendJson, setCacheHeaders, setGatewayHeaders, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
+import { answerGatewayCall } from '../gateway-answer.js';
+import { expressGatewayRoute, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
 import { errorHandler } from '../middleware/errors.js';
 import { embeddings } from './embeddings.js';
 import { messagesEndpoints } from './messages.js';
@@ -47,22 +47,14 @@ export type GatewayPath = '/v1/chat/completions' | '/v1/embeddings' | '/v1/respo
 function chatCompletions(deps: AppDeps): GatewayHandler {
   return async (call, res) => {
     const { request, includeUsage } = parseChatCompletionBody(call.body);
-    const context = gatewayContext(call);
-    const options = gatewayCacheOptions(call.header('cache-control'));
-    const signal = abortOnClientClose(res);
-    if (!request.stream) {
-      const result = await deps.gateway.complete(request, context, signal, options);
-      setCacheHeaders(res, result.cache);
-      setGatewayHeaders(res, call, result);
-      sendJson(res, 200, toCompletionBody(result, Math.floor(deps.clock.now().getTime() / 1000)));
-      return;
-    }
-    const stream = await deps.gateway.stream(request, context, signal, options);
-    setCacheHeaders(res, stream.cache);
-    setGatewayHeaders(res, call, stream);
-    startEventStream(res);
-    // OpenAI clients raise an APIError on a data event that carries `error`.
-    const error = (failure: { toBody(): unknown }) => `data: ${JSON.stringify(failure.toBody())}\n\n`;
-    await pipeEvents(res, call, signal, stream.chunks, { event: sseEventWriter(stream, includeUsage), error, end: SSE_DONE });
+    await answerGatewayCall(deps.gateway, call, res, request, {
+      body: (result) => toCompletionBody(result, Math.floor(deps.clock.now().getTime() / 1000)),
+      events: (stream) => ({ event: sseEventWriter(stream, includeUsage), error: openAiStreamError, end: SSE_DONE }),
+    });
   };
+}
+
+/** OpenAI clients raise an APIError on a data event that carries `error`. */
+function openAiStreamError(failure: { toBody(): unknown }): string {
+  return `data: ${JSON.stringify(failure.toBody())}\n\n`;
 }

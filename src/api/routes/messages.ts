@@ -5,8 +5,8 @@
 import type { AppDeps } from '../../runtime-deps.js';
 import { fromMessagesPrompt, fromMessagesRequest, MessagesStreamWriter, toAnthropicError, toMessageBody } from '../../gateway/wire/messages.js';
 import { parseCountTokensBody, parseMessagesBody } from '../../gateway/wire/messages.schemas.js';
-import { pipeEvents, startEventStream } from '../event-stream.js';
-import { abortOnClientClose, gatewayCacheOptions, gatewayContext, sendJson, setCacheHeaders, setGatewayHeaders, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
+import { answerGatewayCall } from '../gateway-answer.js';
+import { gatewayContext, sendJson, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
 
 export function messagesEndpoints(deps: AppDeps): Record<'/v1/messages' | '/v1/messages/count_tokens', GatewayEndpoint> {
   return {
@@ -17,24 +17,13 @@ export function messagesEndpoints(deps: AppDeps): Record<'/v1/messages' | '/v1/m
 
 function messages(deps: AppDeps): GatewayHandler {
   return async (call, res) => {
-    const request = fromMessagesRequest(parseMessagesBody(call.body));
-    const context = gatewayContext(call);
-    const options = gatewayCacheOptions(call.header('cache-control'));
-    const signal = abortOnClientClose(res);
-    if (!request.stream) {
-      const result = await deps.gateway.complete(request, context, signal, options);
-      setCacheHeaders(res, result.cache);
-      setGatewayHeaders(res, call, result);
-      sendJson(res, 200, toMessageBody(result));
-      return;
-    }
-    const stream = await deps.gateway.stream(request, context, signal, options);
-    setCacheHeaders(res, stream.cache);
-    setGatewayHeaders(res, call, stream);
-    startEventStream(res);
-    const writer = new MessagesStreamWriter(stream);
-    res.write(writer.start());
-    await pipeEvents(res, call, signal, stream.chunks, { event: (chunk) => writer.write(chunk), error: (error) => writer.error(error), end: '' });
+    await answerGatewayCall(deps.gateway, call, res, fromMessagesRequest(parseMessagesBody(call.body)), {
+      body: toMessageBody,
+      events: (stream) => {
+        const writer = new MessagesStreamWriter(stream);
+        return { start: writer.start(), event: (chunk) => writer.write(chunk), error: (error) => writer.error(error), end: '' };
+      },
+    });
   };
 }
 

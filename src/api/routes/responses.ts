@@ -1,14 +1,15 @@
 // POST /v1/responses (the OpenAI Responses API) over the gateway core, plain or streamed as its
-// typed events, and GET/DELETE /v1/responses/{id} for stored responses. A response is stored
-// (unless `store: false`) before the client gets it, so its id and item ids resolve at once in
-// the next call (`previous_response_id`, `item_reference`: what the AI SDK sends in tool loops).
+// typed events; GET/DELETE /v1/responses/{id} and GET /v1/responses/{id}/input_items for stored
+// responses. A response is stored (unless `store: false`) before the client gets it, so its id
+// and item ids resolve at once in the next call (`previous_response_id`, `item_reference`: what the AI SDK sends in tool loops).
 import { Router } from 'express';
 import { ResponsesStore, responseIds } from '../../gateway/responses.service.js';
 import { fromResponsesRequest, ResponsesStreamWriter, toResponseObject, type ResponseHead } from '../../gateway/wire/responses.js';
-import { parseResponsesBody } from '../../gateway/wire/responses.schemas.js';
+import { inputItemsQuerySchema, parseResponsesBody } from '../../gateway/wire/responses.schemas.js';
+import { parseInput } from '../../identity/identity.schemas.js';
 import type { AppDeps } from '../../runtime-deps.js';
-import { pipeEvents, startEventStream } from '../event-stream.js';
-import { abortOnClientClose, gatewayCacheOptions, gatewayContext, sendJson, setCacheHeaders, setGatewayHeaders, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
+import { answerGatewayCall } from '../gateway-answer.js';
+import type { GatewayEndpoint, GatewayHandler } from '../gateway-call.js';
 import { callerOf } from '../middleware/auth.js';
 
 function responsesStore(deps: AppDeps): ResponsesStore {
@@ -19,12 +20,15 @@ export function responsesEndpoints(deps: AppDeps): Record<'/v1/responses', Gatew
   return { '/v1/responses': { handle: createResponse(deps, responsesStore(deps)), credential: 'bearer' } };
 }
 
-/** GET and DELETE of stored responses (authenticated /v1 routes). */
+/** GET and DELETE of stored responses, and their input items (authenticated /v1 routes). */
 export function responsesRoutes(deps: AppDeps): Router {
   const store = responsesStore(deps);
   const router = Router();
   router.get('/responses/:id', async (req, res) => {
     res.json(await store.get(callerOf(req).organizationId, String(req.params.id)));
+  });
+  router.get('/responses/:id/input_items', async (req, res) => {
+    res.json(await store.inputItems(callerOf(req).organizationId, String(req.params.id), parseInput(inputItemsQuerySchema, req.query)));
   });
   router.delete('/responses/:id', async (req, res) => {
     const id = String(req.params.id);
@@ -37,36 +41,29 @@ export function responsesRoutes(deps: AppDeps): Router {
 function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
   return async (call, res) => {
     const body = parseResponsesBody(call.body);
-    const context = gatewayContext(call);
-    const conversation = await store.conversation(context.organizationId, body);
-    const request = fromResponsesRequest(body, conversation);
+    const organizationId = call.caller.organizationId;
+    const conversation = await store.conversation(organizationId, body);
     const keep = body.store !== false;
-    const options = gatewayCacheOptions(call.header('cache-control'));
-    const signal = abortOnClientClose(res);
     const head = (model: string): ResponseHead => ({ id: responseIds.response(), createdAt: Math.floor(deps.clock.now().getTime() / 1000), model, body });
-    if (!request.stream) {
-      const result = await deps.gateway.complete(request, context, signal, options);
-      const response = toResponseObject(head(result.model), result, responseIds);
-      if (keep) await store.save(context.organizationId, response, conversation);
-      setCacheHeaders(res, result.cache);
-      setGatewayHeaders(res, call, result);
-      sendJson(res, 200, response);
-      return;
-    }
-    const stream = await deps.gateway.stream(request, context, signal, options);
-    setCacheHeaders(res, stream.cache);
-    setGatewayHeaders(res, call, stream);
-    startEventStream(res);
-    const writer = new ResponsesStreamWriter(head(stream.model), responseIds);
-    res.write(writer.start());
-    await pipeEvents(res, call, signal, stream.chunks, {
-      event: (chunk) => writer.write(chunk),
-      error: (error) => writer.error(error),
-      end: '',
-      complete: async () => {
-        const response = writer.final();
-        if (keep) await store.save(context.organizationId, response, conversation);
-        return writer.finish(response);
+    await answerGatewayCall(deps.gateway, call, res, fromResponsesRequest(body, conversation), {
+      body: async (result) => {
+        const response = toResponseObject(head(result.model), result, responseIds);
+        if (keep) await store.save(organizationId, response, conversation);
+        return response;
+      },
+      events: (stream) => {
+        const writer = new ResponsesStreamWriter(head(stream.model), responseIds);
+        return {
+          start: writer.start(),
+          event: (chunk) => writer.write(chunk),
+          error: (error) => writer.error(error),
+          end: '',
+          complete: async () => {
+            const response = writer.final();
+            if (keep) await store.save(organizationId, response, conversation);
+            return writer.finish(response);
+          },
+        };
       },
     });
   };

@@ -160,3 +160,46 @@ describe('context-length errors', () => {
     expect(mapAnthropicError(status, body).contextLengthExceeded === true).toBe(expected);
   });
 });
+
+describe('prompt-cache counts', () => {
+  it("counts Anthropic's cache reads and writes into the input tokens, named beside them, plain and streamed", () => {
+    const usage = { input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 600, output_tokens: 10 };
+    expect(parseAnthropicResponse({ content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', usage }).usage).toEqual({ inputTokens: 1000, outputTokens: 10, cacheReadTokens: 600, cacheWriteTokens: 300 });
+    const translator = createAnthropicStreamTranslator();
+    translator.translate({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { usage: { ...usage, output_tokens: 1 } } }) });
+    // message_delta repeats the prompt's counts lately, with null for those it leaves alone.
+    const delta = translator.translate({ event: 'message_delta', data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 10, cache_read_input_tokens: null } }) });
+    expect(delta.at(-1)!.usage).toEqual({ inputTokens: 1000, outputTokens: 10, cacheReadTokens: 600, cacheWriteTokens: 300 });
+  });
+
+  it("reads an OpenAI-style upstream's cached_tokens as cache reads already inside prompt_tokens", () => {
+    const body = { choices: [{ message: { content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 500, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 400 } } };
+    expect(parseOpenAiResponse(body).usage).toEqual({ inputTokens: 500, outputTokens: 5, cacheReadTokens: 400 });
+    expect(parseOpenAiResponse({ ...body, usage: { prompt_tokens: 500, completion_tokens: 5 } }).usage).toEqual({ inputTokens: 500, outputTokens: 5 });
+  });
+});
+
+describe('structured output on Anthropic upstreams', () => {
+  const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Where?' }], response_format: { type: 'json_schema' as const, json_schema: { name: 'place', schema: { type: 'object' } } } };
+
+  it('reads a call of the format tool as the text of the answer, and a stop', () => {
+    const body = { content: [{ type: 'tool_use', id: 't1', name: 'place', input: { city: 'Oslo' } }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } };
+    expect(parseAnthropicResponse(body, request)).toMatchObject({ content: '{"city":"Oslo"}', toolCalls: [], finishReason: 'stop' });
+    // Without the format in the request, the same answer is a tool call.
+    expect(parseAnthropicResponse(body)).toMatchObject({ content: null, finishReason: 'tool_calls' });
+  });
+
+  it("streams the format tool's input as text deltas", () => {
+    const translator = createAnthropicStreamTranslator(request);
+    const events = [
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't1', name: 'place' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"city":' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"Oslo"}' } },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 3 } },
+    ];
+    const chunks = events.flatMap((event) => translator.translate({ event: event.type, data: JSON.stringify(event) }));
+    expect(chunks.map((chunk) => chunk.delta.content ?? '').join('')).toBe('{"city":"Oslo"}');
+    expect(chunks.some((chunk) => chunk.delta.tool_calls)).toBe(false);
+    expect(chunks.find((chunk) => chunk.finishReason !== null)!.finishReason).toBe('stop');
+  });
+});

@@ -4,8 +4,13 @@
 import type { ChatCompletionRequest, ToolCall } from '../types.js';
 
 export interface TokenCounts {
+  /** Every prompt token, cached ones included (OpenAI's prompt_tokens; Anthropic's input_tokens plus its cache tokens). */
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens, read from the upstream's prompt cache, when the upstream says. */
+  cacheReadTokens?: number;
+  /** Of inputTokens, written to the upstream's prompt cache (Anthropic's cache_creation_input_tokens), when it says. */
+  cacheWriteTokens?: number;
 }
 
 /** The upstream's answer, normalized. `usage` is null when the upstream reported none. */
@@ -81,8 +86,9 @@ export interface BuildRequestInput {
 
 export interface HttpProviderAdapter {
   buildRequest(input: BuildRequestInput): UpstreamHttpRequest;
-  parseResponse(body: unknown): NormalizedCompletion;
-  createStreamTranslator(): StreamTranslator;
+  /** The request is what was sent: an adapter may need it to read the answer (Anthropic's structured output). */
+  parseResponse(body: unknown, request: ChatCompletionRequest): NormalizedCompletion;
+  createStreamTranslator(request: ChatCompletionRequest): StreamTranslator;
   mapProviderError(status: number, body: string): ProviderErrorInfo;
 }
 

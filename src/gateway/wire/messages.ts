@@ -4,7 +4,7 @@
 // upstream gets the request back as Messages through its provider adapter.
 import type { AppError } from '../../errors.js';
 import type { ChatCompletionStream } from '../chat.js';
-import type { NormalizedChunk } from '../providers/types.js';
+import type { NormalizedChunk, TokenCounts } from '../providers/types.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ToolCall } from '../types.js';
 import type { CountTokensRequest, MessagesContentBlock, MessagesRequest } from './messages.schemas.js';
 
@@ -95,7 +95,23 @@ export function toMessageBody(result: ChatCompletionResult) {
     content,
     stop_reason: toStopReason(result.finishReason, result.stopSequence),
     stop_sequence: result.stopSequence ?? null,
-    usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
+    usage: messagesUsage(result.usage),
+  };
+}
+
+/**
+ * Anthropic's usage: `input_tokens` are the prompt tokens outside the prompt cache, the cache's
+ * writes and reads beside them (when the upstream reported them: an OpenAI-style upstream's
+ * cached_tokens are reads).
+ */
+function messagesUsage(usage: TokenCounts) {
+  const read = usage.cacheReadTokens;
+  const write = usage.cacheWriteTokens;
+  return {
+    input_tokens: usage.inputTokens - (read ?? 0) - (write ?? 0),
+    output_tokens: usage.outputTokens,
+    ...(write === undefined ? {} : { cache_creation_input_tokens: write }),
+    ...(read === undefined ? {} : { cache_read_input_tokens: read }),
   };
 }
 
@@ -164,7 +180,7 @@ export class MessagesStreamWriter {
   private finish(chunk: NormalizedChunk): string {
     const usage = chunk.usage!;
     const delta = { stop_reason: this.stopReason, stop_sequence: this.stopSequence };
-    const usageOut = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, ...(chunk.cost === undefined ? {} : { cost: chunk.cost }) };
+    const usageOut = { ...messagesUsage(usage), ...(chunk.cost === undefined ? {} : { cost: chunk.cost }) };
     return this.closeBlock() + sse('message_delta', JSON.stringify({ type: 'message_delta', delta, usage: usageOut })) + sse('message_stop', '{"type":"message_stop"}');
   }
 

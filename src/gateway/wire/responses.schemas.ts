@@ -62,7 +62,8 @@ const textFormat = z.discriminatedUnion(
     z.object({ type: z.literal('json_object') }),
     z.object({
       type: z.literal('json_schema'),
-      name: z.string({ error: 'name is required' }).min(1, 'name is required'),
+      // The name doubles as an Anthropic tool's name (structured output on Anthropic upstreams).
+      name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -'),
       schema: z.record(z.string(), z.unknown(), { error: 'schema must be a JSON schema object' }),
       description: z.string().optional(),
       strict: z.boolean().nullable().optional(),
@@ -100,3 +101,13 @@ export function parseResponsesBody(body: unknown): ResponsesRequest {
   const request = parseWith(responsesRequestSchema, body);
   return request;
 }
+
+/** GET /v1/responses/{id}/input_items: OpenAI's cursor page (`include` is accepted and ignored). */
+export const inputItemsQuerySchema = z.object({
+  limit: z.coerce.number().int('limit must be an integer between 1 and 100').min(1, 'limit must be between 1 and 100').max(100, 'limit must be between 1 and 100').default(20),
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+  after: z.string().min(1, 'after must be an item id').optional(),
+  include: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+export type InputItemsQuery = z.infer<typeof inputItemsQuerySchema>;

@@ -3,7 +3,7 @@
 // result. References to stored items are resolved before (responses.service.ts); ids come from
 // the caller so the translations stay deterministic.
 import type { AppError } from '../../errors.js';
-import type { NormalizedChunk } from '../providers/types.js';
+import type { NormalizedChunk, TokenCounts } from '../providers/types.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ToolCall } from '../types.js';
 import type { ResponsesInputItem, ResponsesRequest } from './responses.schemas.js';
 
@@ -69,9 +69,23 @@ export function inputItems(input: ResponsesRequest['input']): ResponsesInputItem
   return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
 }
 
+/** A stored input item as GET /v1/responses/{id}/input_items lists it (OpenAI's item objects). */
+export function listedInputItem(item: ResolvedItem & { id: string }) {
+  if (item.type === 'function_call') return { type: 'function_call' as const, id: item.id, call_id: item.call_id, name: item.name, arguments: item.arguments, status: 'completed' as const };
+  if (item.type === 'function_call_output') return { type: 'function_call_output' as const, id: item.id, call_id: item.call_id, output: item.output, status: 'completed' as const };
+  const textType = item.role === 'assistant' ? ('output_text' as const) : ('input_text' as const);
+  const content = typeof item.content === 'string' ? [{ type: textType, text: item.content }] : item.content;
+  return { type: 'message' as const, id: item.id, role: item.role, status: 'completed' as const, content };
+}
+
+/** The prefix of a new id for an input item the client sent without one. */
+export function inputItemPrefix(item: ResolvedItem): 'msg' | 'fc' | 'fco' {
+  return item.type === 'function_call' ? 'fc' : item.type === 'function_call_output' ? 'fco' : 'msg';
+}
+
 export interface ResponseIds {
-  /** A new id with this prefix (`msg`, `fc`). */
-  item(prefix: 'msg' | 'fc'): string;
+  /** A new id with this prefix (`msg`, `fc`, and `fco` for a function call output). */
+  item(prefix: 'msg' | 'fc' | 'fco'): string;
 }
 
 /** The output items of a whole answer: the text as one message, then each function call. */
@@ -103,7 +117,7 @@ export interface ResponseHead {
 /** The response object (`object: "response"`) in a given state. */
 export function responseObject(
   head: ResponseHead,
-  state: { status: 'in_progress' | 'completed' | 'incomplete' | 'failed'; output: OutputItem[]; usage?: { inputTokens: number; outputTokens: number; cost?: number | undefined } | undefined; error?: { code: string; message: string } | undefined },
+  state: { status: 'in_progress' | 'completed' | 'incomplete' | 'failed'; output: OutputItem[]; usage?: (TokenCounts & { cost?: number | undefined }) | undefined; error?: { code: string; message: string } | undefined },
 ) {
   const { body } = head;
   return {
@@ -131,7 +145,7 @@ export function responseObject(
     usage: state.usage
       ? {
           input_tokens: state.usage.inputTokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: state.usage.cacheReadTokens ?? 0 },
           output_tokens: state.usage.outputTokens,
           output_tokens_details: { reasoning_tokens: 0 },
           total_tokens: state.usage.inputTokens + state.usage.outputTokens,
@@ -162,7 +176,7 @@ export class ResponsesStreamWriter {
   private text: { item: ReturnType<typeof messageItem>; index: number } | undefined;
   private call: { item: ReturnType<typeof functionCallItem>; index: number; toolIndex: number } | undefined;
   private finishReason = 'stop';
-  private usage: { inputTokens: number; outputTokens: number; cost?: number | undefined } | undefined;
+  private usage: (TokenCounts & { cost?: number | undefined }) | undefined;
 
   constructor(
     private readonly head: ResponseHead,

@@ -10,9 +10,11 @@ import type {
   ProviderErrorInfo,
   SseEvent,
   StreamTranslator,
+  TokenCounts,
   UpstreamHttpRequest,
 } from '../types.js';
 import { UpstreamStreamError } from '../types.js';
+import { structuredFinishReason, structuredOutputTool, structuredToolChoice } from './structured-output.js';
 import { contentText, DEFAULT_TEMPERATURE, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ToolCall } from '../../types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -31,6 +33,22 @@ interface AnthropicMessage {
 interface AnthropicUsage {
   input_tokens?: number;
   output_tokens?: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/**
+ * Anthropic counts cache reads and writes apart from `input_tokens`; the gateway's input tokens
+ * are every prompt token (as OpenAI's prompt_tokens), with the cached parts named beside them.
+ */
+function tokenCountsOf(usage: AnthropicUsage | undefined, outputTokens = usage?.output_tokens): TokenCounts | null {
+  if (typeof usage?.input_tokens !== 'number' || typeof outputTokens !== 'number') return null;
+  const read = usage.cache_read_input_tokens;
+  const write = usage.cache_creation_input_tokens;
+  const counts: TokenCounts = { inputTokens: usage.input_tokens + (read ?? 0) + (write ?? 0), outputTokens };
+  if (typeof read === 'number') counts.cacheReadTokens = read;
+  if (typeof write === 'number') counts.cacheWriteTokens = write;
+  return counts;
 }
 
 const STOP_REASONS: Record<string, string> = {
@@ -131,14 +149,19 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
   if (request.top_p !== undefined) body.top_p = request.top_p;
   if (request.top_k !== undefined) body.top_k = request.top_k;
   if (request.stop !== undefined) body.stop_sequences = request.stop;
-  if (request.tools !== undefined) {
-    body.tools = request.tools.map((tool) => ({
-      name: tool.function.name,
-      description: tool.function.description,
-      input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
-    }));
+  const structured = structuredOutputTool(request);
+  if (request.tools !== undefined || structured) {
+    body.tools = [
+      ...(request.tools ?? []).map((tool) => ({
+        name: tool.function.name,
+        description: tool.function.description,
+        input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+      })),
+      ...(structured ? [structured] : []),
+    ];
   }
-  const toolChoice = request.tools === undefined ? undefined : toAnthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
+  const callerChoice = request.tools === undefined ? undefined : toAnthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
+  const toolChoice = structured ? structuredToolChoice(structured, (request.tools?.length ?? 0) > 0, callerChoice) : callerChoice;
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   if (input.stream) body.stream = true;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
@@ -153,23 +176,25 @@ interface AnthropicResponse {
   usage?: AnthropicUsage;
 }
 
-export function parseAnthropicResponse(body: unknown): NormalizedCompletion {
+/** The answer of a whole response; a call of the structured-output tool (structured-output.ts) is text. */
+export function parseAnthropicResponse(body: unknown, request?: Pick<ChatCompletionRequest, 'response_format'>): NormalizedCompletion {
   const response = body as AnthropicResponse;
   if (!Array.isArray(response.content)) throw new UpstreamStreamError('upstream response has no content');
-  const text = response.content.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text);
-  const toolCalls: ToolCall[] = response.content
-    .filter((b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
-    .map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
-  const usage = response.usage;
+  const structured = request && structuredOutputTool(request)?.name;
+  const text: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const block of response.content) {
+    if (block.type === 'text') text.push(block.text);
+    else if (block.type === 'tool_use' && block.name === structured) text.push(JSON.stringify(block.input ?? {}));
+    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+  }
+  const finishReason = mapStopReason(response.stop_reason);
   return {
     content: text.length > 0 ? text.join('') : null,
     toolCalls,
-    finishReason: mapStopReason(response.stop_reason),
+    finishReason: structured ? structuredFinishReason(finishReason, toolCalls.length) : finishReason,
     ...(response.stop_reason === 'stop_sequence' && typeof response.stop_sequence === 'string' ? { stopSequence: response.stop_sequence } : {}),
-    usage:
-      typeof usage?.input_tokens === 'number' && typeof usage.output_tokens === 'number'
-        ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens }
-        : null,
+    usage: tokenCountsOf(response.usage),
   };
 }
 
@@ -182,8 +207,12 @@ interface AnthropicStreamEvent {
   usage?: AnthropicUsage;
 }
 
-export function createAnthropicStreamTranslator(): StreamTranslator {
-  let inputTokens: number | undefined;
+export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionRequest, 'response_format'>): StreamTranslator {
+  // The structured-output tool's block streams as text (structured-output.ts).
+  const structured = request && structuredOutputTool(request)?.name;
+  const structuredBlocks = new Set<number>();
+  // message_start carries the prompt's counts; message_delta the output's (and, lately, the prompt's again).
+  let prompt: AnthropicUsage | undefined;
   // Anthropic numbers content blocks; OpenAI numbers tool calls: keep a block -> tool index map.
   const toolIndexByBlock = new Map<number, number>();
   return {
@@ -191,11 +220,15 @@ export function createAnthropicStreamTranslator(): StreamTranslator {
       const parsed = JSON.parse(event.data) as AnthropicStreamEvent;
       switch (parsed.type) {
         case 'message_start':
-          inputTokens = parsed.message?.usage?.input_tokens;
+          prompt = parsed.message?.usage;
           return [{ delta: { role: 'assistant' }, finishReason: null }];
         case 'content_block_start': {
           const block = parsed.content_block;
           if (block?.type !== 'tool_use') return [];
+          if (structured !== undefined && block.name === structured) {
+            structuredBlocks.add(parsed.index ?? 0);
+            return [];
+          }
           const toolIndex = toolIndexByBlock.size;
           toolIndexByBlock.set(parsed.index ?? 0, toolIndex);
           return [{
@@ -206,6 +239,9 @@ export function createAnthropicStreamTranslator(): StreamTranslator {
         case 'content_block_delta': {
           const delta = parsed.delta;
           if (delta?.type === 'text_delta') return [{ delta: { content: delta.text ?? '' }, finishReason: null }];
+          if (delta?.type === 'input_json_delta' && structuredBlocks.has(parsed.index ?? 0)) {
+            return delta.partial_json ? [{ delta: { content: delta.partial_json }, finishReason: null }] : [];
+          }
           if (delta?.type === 'input_json_delta') {
             const index = toolIndexByBlock.get(parsed.index ?? 0) ?? 0;
             return [{ delta: { tool_calls: [{ index, function: { arguments: delta.partial_json ?? '' } }] }, finishReason: null }];
@@ -213,13 +249,12 @@ export function createAnthropicStreamTranslator(): StreamTranslator {
           return [];
         }
         case 'message_delta': {
-          const finish: NormalizedChunk = { delta: {}, finishReason: mapStopReason(parsed.delta?.stop_reason) };
+          const finishReason = mapStopReason(parsed.delta?.stop_reason);
+          const finish: NormalizedChunk = { delta: {}, finishReason: structuredBlocks.size > 0 ? structuredFinishReason(finishReason, toolIndexByBlock.size) : finishReason };
           if (parsed.delta?.stop_reason === 'stop_sequence' && typeof parsed.delta.stop_sequence === 'string') finish.stopSequence = parsed.delta.stop_sequence;
           const out: NormalizedChunk[] = [finish];
-          const outputTokens = parsed.usage?.output_tokens;
-          if (typeof inputTokens === 'number' && typeof outputTokens === 'number') {
-            out.push({ delta: {}, finishReason: null, usage: { inputTokens, outputTokens } });
-          }
+          const usage = tokenCountsOf({ ...prompt, ...definedFields(parsed.usage) }, parsed.usage?.output_tokens);
+          if (usage) out.push({ delta: {}, finishReason: null, usage });
           return out;
         }
         case 'error':
@@ -229,6 +264,11 @@ export function createAnthropicStreamTranslator(): StreamTranslator {
       }
     },
   };
+}
+
+/** The fields of a usage object that hold a number (message_delta sends null for those it leaves alone). */
+function definedFields(usage: AnthropicUsage | undefined): AnthropicUsage {
+  return Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => typeof value === 'number'));
 }
 
 export function mapAnthropicError(status: number, body: string): ProviderErrorInfo {

@@ -21,6 +21,7 @@ import { DEFAULT_TEMPERATURE, type ToolCall } from '../../types.js';
 interface OpenAiUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
 }
 
 interface OpenAiResponse {
@@ -101,7 +102,11 @@ export function mapOpenAiError(status: number, body: string): ProviderErrorInfo 
 
 function toTokenCounts(usage: OpenAiUsage | null | undefined): TokenCounts | null {
   if (!usage || typeof usage.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number') return null;
-  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+  const counts: TokenCounts = { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+  // Part of prompt_tokens, not beside it (unlike Anthropic's cache counts).
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') counts.cacheReadTokens = cached;
+  return counts;
 }
 
 export const openAiProvider: HttpProviderAdapter = {
