@@ -1,6 +1,6 @@
 // The chat completions request body, validated at the edge. Fields outside the spec that OpenAI
 // clients commonly send (n, user, stop, penalties...) are accepted and ignored; `tools`,
-// `tool_choice` and `stream_options` pass through.
+// `tool_choice`, `response_format` and `stream_options` pass through.
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import type { ChatCompletionRequest } from './types.js';
@@ -56,6 +56,32 @@ const toolSchema = z.object({
   }),
 });
 
+/**
+ * A JSON schema format's fields, as chat completions' `response_format.json_schema` and the
+ * Responses API's `text.format` take them (the name doubles as an Anthropic tool's name).
+ */
+export const jsonSchemaFormatFields = {
+  name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -'),
+  description: z.string().optional(),
+  schema: z.record(z.string(), z.unknown(), { error: 'schema must be a JSON schema object' }),
+  strict: z.boolean().nullable().optional(),
+};
+
+/** Structured output: OpenAI-compatible upstreams get it as is, Anthropic ones as a forced tool. */
+const responseFormatSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      // Optional here, as OpenAI's chat completions have it.
+      json_schema: z.object({ ...jsonSchemaFormatFields, schema: jsonSchemaFormatFields.schema.optional() }, { error: 'json_schema must be an object' }),
+    }),
+  ],
+  { error: 'response_format type must be one of text, json_object, json_schema' },
+);
+
 export const chatCompletionRequestSchema = z.object({
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
   messages: z.array(messageSchema, { error: 'messages is required' }).min(1, 'messages must not be empty'),
@@ -75,6 +101,7 @@ export const chatCompletionRequestSchema = z.object({
     .union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })])
     .optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+  response_format: responseFormatSchema.optional(),
 });
 
 export interface ParsedChatBody {
@@ -121,7 +148,7 @@ export function parseCommonChatBody(body: Record<string, unknown>): ChatBody | u
   const { model, messages, stream, max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens, temperature, top_p: topP } = body;
   if (typeof model !== 'string' || model.length === 0) return undefined;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
-  if (body.tools !== undefined || body.tool_choice !== undefined) return undefined;
+  if (body.tools !== undefined || body.tool_choice !== undefined || body.response_format !== undefined) return undefined;
   if (stream !== undefined && typeof stream !== 'boolean') return undefined;
   if (maxTokens !== undefined && !isPositiveInteger(maxTokens)) return undefined;
   if (maxCompletionTokens !== undefined && maxCompletionTokens !== null && !isPositiveInteger(maxCompletionTokens)) return undefined;

@@ -53,7 +53,7 @@ export interface ChatCompletionRequest {
   stop?: string[];
   /** Anthropic's top_k; only Anthropic upstreams receive it. */
   top_k?: number;
-  /** Structured output (the Responses route's `text.format`): OpenAI-compatible upstreams receive it as is, Anthropic ones a forced tool. */
+  /** Structured output (`response_format`, the Responses route's `text.format`): OpenAI-compatible upstreams receive it as is, Anthropic ones a forced tool. */
   response_format?: ResponseFormat;
   /** Each tool call may run beside others (OpenAI `parallel_tool_calls`, Anthropic `disable_parallel_tool_use` inverted). */
   parallel_tool_calls?: boolean;

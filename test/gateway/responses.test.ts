@@ -218,23 +218,44 @@ describe('responses: options, storage and errors', () => {
     expect(final.output.map((item) => item.type)).toEqual(['message']);
   });
 
-  it("offers the text.format tool beside the caller's own tools to an Anthropic-style upstream, unforced: a call of the caller's tool stays a function call", async () => {
+  it("sends chat completions' response_format json_schema as is to an OpenAI-style upstream and as a forced tool beside the caller's tools to an Anthropic-style one", async () => {
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const responseFormat = { type: 'json_schema' as const, json_schema: { name: 'place', schema, strict: true } };
+    const openai = new OpenAI({ apiKey: org.member.key, baseURL: stack.baseUrl, maxRetries: 0 });
+    primary.enqueue({ content: '{"city":"Oslo"}' });
+    const plain = await openai.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Where?' }], response_format: responseFormat });
+    expect(plain.choices[0]!.message.content).toBe('{"city":"Oslo"}');
+    expect(primary.requests[0]!.body).toMatchObject({ response_format: responseFormat });
+
+    claude.enqueue({ content: '', toolCalls: [{ id: 'toolu_2', name: 'place', arguments: '{"city":"Oslo"}' }] });
+    const completion = await openai.chat.completions.create({ model: 'fake-claude', messages: [{ role: 'user', content: 'Where?' }], response_format: responseFormat });
+    expect(completion.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: '{"city":"Oslo"}' } });
+    expect(completion.choices[0]!.message.tool_calls).toBeUndefined();
+
+    // With tools of its own, the caller's tool call stays a tool call; the format tool is offered beside it, not forced.
     claude.enqueue({ content: '', toolCalls: [{ id: 'toolu_3', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
-    const events: string[] = [];
-    const stream = client.responses.stream({ model: 'fake-claude', input: 'Weather?', tools: [weatherTool], text: { format: { type: 'json_schema', name: 'place', schema } } });
-    stream.on('event', (event) => events.push(event.type));
-    const final = await stream.finalResponse();
-    expect(final.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'get_weather', arguments: '{"city":"Oslo"}' })]);
-    expect(events).toContain('response.function_call_arguments.done');
-    const sent = claude.requests[0]!.body as { tools: Array<{ name: string }>; tool_choice?: unknown };
+    const stream = await openai.chat.completions.create({
+      model: 'fake-claude',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      response_format: responseFormat,
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      stream: true,
+    });
+    const finishes: Array<string | null> = [];
+    const calls: string[] = [];
+    for await (const chunk of stream) {
+      finishes.push(chunk.choices[0]?.finish_reason ?? null);
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) if (call.function?.name) calls.push(call.function.name);
+    }
+    expect(calls).toEqual(['get_weather']);
+    expect(finishes).toContain('tool_calls');
+    const sent = claude.requests[1]!.body as { tools: Array<{ name: string }>; tool_choice?: unknown };
     expect(sent.tools.map((tool) => tool.name)).toEqual(['get_weather', 'place']);
     expect(sent.tool_choice).not.toEqual({ type: 'tool', name: 'place' });
 
-    const bad = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-claude', input: 'x', text: { format: { type: 'json_schema', name: 'has spaces', schema } } } });
+    const bad = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'xml' } } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.param).toBe('text.format.name');
-    expect(claude.requests).toHaveLength(1);
+    expect(bad.body.error.param).toBe('response_format.type');
   });
 
   it('reports a cut-off answer as incomplete with reason max_output_tokens', async () => {

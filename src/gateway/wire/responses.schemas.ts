@@ -2,6 +2,7 @@
 // clients send that the gateway has no use for (`include`, `reasoning`, `truncation`, `user`,
 // `service_tier`, `prompt_cache_key`...) are accepted and ignored.
 import { z } from 'zod';
+import { jsonSchemaFormatFields } from '../chat.schemas.js';
 import { parseWith } from './messages.schemas.js';
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string({ error: 'text must be a string' }) });
@@ -60,14 +61,7 @@ const textFormat = z.discriminatedUnion(
   [
     z.object({ type: z.literal('text') }),
     z.object({ type: z.literal('json_object') }),
-    z.object({
-      type: z.literal('json_schema'),
-      // The name doubles as an Anthropic tool's name (structured output on Anthropic upstreams).
-      name: z.string({ error: 'name is required' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name must be 1-64 letters, digits, _ or -'),
-      schema: z.record(z.string(), z.unknown(), { error: 'schema must be a JSON schema object' }),
-      description: z.string().optional(),
-      strict: z.boolean().nullable().optional(),
-    }),
+    z.object({ type: z.literal('json_schema'), ...jsonSchemaFormatFields }),
   ],
   { error: 'text.format type must be one of text, json_object, json_schema' },
 );

@@ -1,6 +1,6 @@
 // Structured output on Anthropic upstreams: the Messages API has no response_format, so a JSON
-// schema (the internal request's `response_format`: the Responses API's `text.format`) goes up
-// the usual way, as one more tool whose input_schema is the schema, forced when the caller has no
+// schema (chat completions' `response_format`, the Responses API's `text.format`) goes up the
+// usual way, as one more tool whose input_schema is the schema, forced when the caller has no
 // tools of its own; the model's call of that tool comes back as the answer's text (its input as
 // JSON), never as a tool call, plain or streamed.
 import type { ChatCompletionRequest } from '../../types.js';
