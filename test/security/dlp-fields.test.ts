@@ -63,7 +63,7 @@ describe('every free-text string field of the request schemas is listed for DLP'
 });
 
 /** JSON values the schemas take as any JSON (no string leaf to find): listed as json. */
-const UNTYPED_JSON = new Set(['tools[].function.parameters', 'tools[].parameters', 'text.format.schema', 'tools[].input_schema', 'messages[].content[].input']);
+const UNTYPED_JSON = new Set(['tools[].function.parameters', 'response_format.json_schema.schema', 'tools[].parameters', 'text.format.schema', 'tools[].input_schema', 'messages[].content[].input']);
 
 let stack: Stack;
 let org: TestOrganization;
@@ -93,6 +93,7 @@ const fullChatRequest = (): Json => ({
   ],
   tools: [{ type: 'function', function: { name: 'lookup', description: 'Looks things up', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
   tool_choice: { type: 'function', function: { name: 'lookup' } },
+  response_format: { type: 'json_schema', json_schema: { name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'string' } } } } },
 });
 
 /** Sets the value at a schema path (`messages[].name`) on the first array element that has that field. */

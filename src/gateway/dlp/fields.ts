@@ -30,6 +30,9 @@ export const CHAT_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
   'tools[].function.description': 'text',
   'tools[].function.parameters': 'json',
   'tool_choice.function.name': 'identifier',
+  'response_format.json_schema.name': 'identifier',
+  'response_format.json_schema.description': 'text',
+  'response_format.json_schema.schema': 'json',
 };
 
 export const EMBEDDING_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
