@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import { fillPlaceholders, placeholdersIn, type CatalogEntry } from './catalog.js';
 import { normaliseAddress } from '../net/addresses.js';
 import type { ProcessGroupTransport } from './process-transport.js';
+import { preinstalled } from './preinstalled.js';
 import { processSlots, sandboxCommand, SlotUnavailable } from './sandbox.js';
 
 export type SessionStage = 'start' | 'initialize' | 'tools/list' | 'tools/call' | 'shutdown';
@@ -173,11 +174,11 @@ function createTransport(
     });
     return { transport, dispose: async () => agent?.close().catch(() => {}) };
   }
-  const command = {
+  const command = preinstalled({
     command: entry.command,
     args: entry.args.map((arg) => fillPlaceholders(arg, { ...env, ...builtins })),
     env: { ...fillAll(entry.env, builtins), ...env },
-  };
+  });
   const confined = confinement
     ? sandboxCommand(command, { network: entry.network, memoryMb: confinement.memoryMb, cpuSeconds, ...(confinement.logger ? { logger: confinement.logger } : {}) })
     : command;
