@@ -181,6 +181,16 @@ start() {
       cli operator search-attribute create --namespace default --name "$name" --type Keyword >/dev/null 2>&1 || sleep 1
     done
   done
+  # Registered is not yet usable: the frontend reads search attributes from a cache it refreshes
+  # on its own schedule. A probe workflow that sets them all is accepted once it has.
+  local probe_args=() started=$SECONDS
+  for name in "${SEARCH_ATTRIBUTES[@]}"; do probe_args+=(--search-attribute "$name=\"probe\""); done
+  until cli workflow start --namespace default --type probe --task-queue temporal-cluster-probe \
+      --workflow-id "temporal-cluster-probe-$RANDOM$RANDOM" --execution-timeout 1s "${probe_args[@]}" >/dev/null 2>&1; do
+    if [ $((SECONDS - started)) -ge 120 ]; then log "search attributes not usable after 120 s"; exit 1; fi
+    sleep 1
+  done
+  log "serving, search attributes usable after $((SECONDS - started)) s"
   echo "127.0.0.1:$PORT $pid"
 }
 

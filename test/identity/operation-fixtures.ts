@@ -187,6 +187,7 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   createEmbeddings: { prepare: async () => ({ body: { model: 'text-embedding-3-small', input: ['Hello', 'world'] } }) },
   createResponse: { prepare: async () => ({ body: { model: 'standard', input: 'Hello', max_output_tokens: 16, store: false } }) },
   getResponse: { prepare: async (make) => ({ params: { id: (await make.storedResponse()).id } }) },
+  listResponseInputItems: { prepare: async (make) => ({ params: { id: (await make.storedResponse()).id }, query: '?limit=5' }) },
   deleteResponse: {
     prepare: async (make) => {
       const { id } = await make.storedResponse({ fresh: true });
