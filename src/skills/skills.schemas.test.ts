@@ -16,7 +16,7 @@ const valid = { name: 'n', description: 'd', category: 'data', systemPrompt: 'p'
 
 describe('parseInput', () => {
   it('applies the documented defaults on create', () => {
-    expect(parseInput(createSkillBody, valid)).toEqual({ ...valid, modelTier: 'standard', tools: [], visibility: 'private' });
+    expect(parseInput(createSkillBody, valid)).toEqual({ ...valid, modelTier: 'standard', tools: [], approvalRequired: [], visibility: 'private' });
   });
 
   it('trims name and description but keeps the prompt verbatim', () => {
