@@ -1,10 +1,12 @@
 // The README, executed: the service started the way `npm run dev` starts it (scripts/dev.sh, a
 // fresh DATA_DIR, free ports), then the quick start's commands and the tour, taken from the
 // README's own text and run with bash and curl as a new user would. Every curl step must answer
-// with the status its `→` comment names; then the manual run ends `success`, the automation due
-// every minute produces a scheduled run, and the webhook execution ends `success`. The tour's
-// `sleep`s are dropped: the test waits for those outcomes itself, with deadlines. On the suite's
-// engine: PGlite and in-process limits, or a scratch PostgreSQL database and Redis.
+// with the status its `→` comment names (an `until curl …` wait, that status once or more); then
+// the manual run ends `success`, the run whose tool call was approved ends `success` with its
+// file written, the automation due every minute produces a scheduled run, and the webhook
+// execution ends `success`. The tour's leading `sleep`s are dropped: the test waits for those
+// outcomes itself, with deadlines. On the suite's engine: PGlite and in-process limits, or a
+// scratch PostgreSQL database and Redis.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +32,8 @@ interface Step {
   command: string;
   /** The status the README's `→ NNN` comment promises; undefined when the step calls no curl. */
   expected: number | undefined;
+  /** An `until curl …; do sleep 1; done` wait: its curl answers that status once or more. */
+  repeats: boolean;
 }
 
 /** A block's commands, continuation lines joined; each curl step must name its status. */
@@ -38,8 +42,29 @@ function stepsOf(block: string): Step[] {
   return commands.map((command) => {
     const expected = /→\s*(\d{3})/.exec(command)?.[1];
     if (/\bcurl\b/.test(command) && !expected) throw new Error(`README step without "→ <status>": ${command}`);
-    return { command, expected: expected ? Number(expected) : undefined };
+    return { command, expected: expected ? Number(expected) : undefined, repeats: /^until\b/.test(command.trim()) };
   });
+}
+
+/** Every file called `name` below `dir`. */
+function filesNamed(dir: string, name: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return filesNamed(full, name);
+    return entry.name === name ? [full] : [];
+  });
+}
+
+/** Whether the recorded statuses are the steps' in order (a wait's status once or more). */
+function matchesSteps(statuses: number[], steps: Step[]): boolean {
+  let at = 0;
+  for (const step of steps) {
+    if (step.expected === undefined) continue;
+    if (statuses[at] !== step.expected) return false;
+    at += 1;
+    if (step.repeats) while (statuses[at] === step.expected) at += 1;
+  }
+  return at === statuses.length;
 }
 
 /** Sourced first: `curl` records each answer's status (one line per call) and the body goes on. */
@@ -95,9 +120,10 @@ async function runSteps(steps: Step[], key: string): Promise<{ statuses: number[
   for (const file of Object.values(files)) fs.writeFileSync(file, '');
   const script = [
     `source '${RECORDER}'`,
-    ...steps.map((step) => step.command.replace(/^export KEY=.*$/, '').replace(/\bsleep \d+;\s*/g, '').replaceAll('localhost:8080', `localhost:${service.port}`)),
+    // A step's leading `sleep N;` is dropped (the test waits for outcomes itself); a wait's loop keeps its own.
+    ...steps.map((step) => step.command.replace(/^export KEY=.*$/, '').replace(/^sleep \d+;\s*/, '').replaceAll('localhost:8080', `localhost:${service.port}`)),
     // What later checks need: the ids the tour kept in variables.
-    'for name in AUTO EVERY EXEC SKILL; do printf "%s=%s\\n" "$name" "${!name:-}" >> "$TOUR_VARS"; done',
+    'for name in AUTO EVERY EXEC SKILL FILES APPROVAL; do printf "%s=%s\\n" "$name" "${!name:-}" >> "$TOUR_VARS"; done',
   ].join('\n');
   const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
     execFile('bash', ['-c', script], { env: { ...process.env, ...files, KEY: key }, timeout: 120_000 }, (error, _stdout, stderr) => {
@@ -143,10 +169,10 @@ describe('the README, executed', () => {
 
     const result = await runSteps(steps, key!);
     expect(result.status, `${result.stderr}\n${result.bodies}`).toBe(0);
-    expect(result.statuses, result.bodies).toEqual(expected);
+    expect(matchesSteps(result.statuses, steps), `statuses ${JSON.stringify(result.statuses)} against ${JSON.stringify(expected)} (waits repeat)\n${result.bodies}`).toBe(true);
 
-    const { AUTO, EVERY, EXEC } = result.vars;
-    for (const id of [AUTO, EVERY, EXEC]) expect(id, JSON.stringify(result.vars)).toMatch(/^[\w-]{8,}$/);
+    const { AUTO, EVERY, EXEC, FILES, APPROVAL } = result.vars;
+    for (const id of [AUTO, EVERY, EXEC, FILES, APPROVAL]) expect(id, JSON.stringify(result.vars)).toMatch(/^[\w-]{8,}$/);
     const base = `http://localhost:${service.port}/v1`;
 
     // The manual run: success within seconds.
@@ -163,6 +189,17 @@ describe('the README, executed', () => {
       return ['success', 'failure'].includes(res.body.status) ? res.body : undefined;
     }, { timeoutMs: 60_000, intervalMs: 500, what: 'the webhook execution to end' });
     expect(execution).toMatchObject({ status: 'success', target: { type: 'assistant' }, output: expect.any(String) });
+
+    // The approved tool call: the run ends in success, the approval is recorded as approved, and
+    // the file is in the organization's own folder.
+    const approved = await waitFor(async () => {
+      const runs = await call(base, 'GET', `/automations/${FILES}/runs`, { key });
+      return runs.body.runs?.find((run: { status: string }) => run.status !== 'running');
+    }, { timeoutMs: 60_000, intervalMs: 500, what: 'the run whose tool call was approved to end' });
+    expect(approved).toMatchObject({ status: 'success', trigger: 'manual' });
+    expect((await call(base, 'GET', `/approvals/${APPROVAL}`, { key })).body).toMatchObject({ status: 'approved', tool: 'filesystem__write_file' });
+    const notes = filesNamed(dataDir, 'note.txt');
+    expect(notes.map((file) => fs.readFileSync(file, 'utf8')), `note.txt under ${dataDir}`).toEqual(['hello']);
 
     // The automation due every minute: a scheduled fire produces a run that ends in success.
     const fired = await waitFor(async () => {
