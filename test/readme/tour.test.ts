@@ -55,16 +55,18 @@ function filesNamed(dir: string, name: string): string[] {
   });
 }
 
-/** Whether the recorded statuses are the steps' in order (a wait's status once or more). */
+/** Whether the recorded statuses are the steps' in order (a wait's status once or more; any split that fits). */
 function matchesSteps(statuses: number[], steps: Step[]): boolean {
-  let at = 0;
-  for (const step of steps) {
-    if (step.expected === undefined) continue;
+  const expected = steps.filter((step) => step.expected !== undefined);
+  const fits = (at: number, index: number): boolean => {
+    if (index === expected.length) return at === statuses.length;
+    const step = expected[index]!;
     if (statuses[at] !== step.expected) return false;
-    at += 1;
-    if (step.repeats) while (statuses[at] === step.expected) at += 1;
-  }
-  return at === statuses.length;
+    if (!step.repeats) return fits(at + 1, index + 1);
+    for (let end = at + 1; end <= statuses.length && statuses[end - 1] === step.expected; end++) if (fits(end, index + 1)) return true;
+    return false;
+  };
+  return fits(0, 0);
 }
 
 /** Sourced first: `curl` records each answer's status (one line per call) and the body goes on. */
