@@ -445,12 +445,13 @@ async function main(): Promise<void> {
     // The targets of issue 32, each with its figure: met or not.
     const floorP99 = percentile(floor, 99);
     const lastDone = completions.length === COUNT ? completions.at(-1)! : Infinity;
-    const peakMb = workerPids(worker.pid!).map((pid) => rssMb(pid)).reduce((a, b) => a + b, 0);
+    // Per worker process: with WORKER_PROCESSES=2 each process is held to the bound (issue 32).
+    const peakMb = Math.max(...workerPids(worker.pid!).map((pid) => rssMb(pid)));
     const targets = [
       ['0 missed', `${missed} missed`, missed === 0],
       ['p99 lateness <= 2x floor p99', `${percentile(lateness, 99)} ms vs ${2 * floorP99} ms`, percentile(lateness, 99) <= 2 * floorP99],
       ['all runs done within floor p99 + 30 s', `${lastDone === Infinity ? `${completions.length} of ${COUNT} done` : `${lastDone} ms`} vs ${floorP99 + 30_000} ms`, lastDone <= floorP99 + 30_000],
-      ['worker peak RSS <= 500 MB', `${peakMb.toFixed(0)} MB`, peakMb <= 500],
+      ['worker peak RSS <= 500 MB (each process)', `${peakMb.toFixed(0)} MB`, peakMb <= 500],
     ] as const;
     table.push(
       '',
