@@ -276,11 +276,14 @@ function exceededError(scope: 'organization' | 'key'): AppError {
 }
 
 /** The budgets a call with this key counts against: its own, then each key's above it. */
-function keyBudgetsOf(apiKey: ReserveOptions['apiKey']): KeyBudget[] {
-  if (!apiKey) return [];
-  const own = apiKey.monthlyBudget === null ? [] : [{ keyId: apiKey.id, cap: toNanos(apiKey.monthlyBudget) }];
-  return [...own, ...(apiKey.budgetsAbove ?? []).map((above) => ({ keyId: above.id, cap: toNanos(above.monthlyBudget) }))];
+function keyBudgetsOf(apiKey: ReserveOptions['apiKey']): readonly KeyBudget[] {
+  // Most calls: no key budget anywhere, and nothing built for them on the request path.
+  if (!apiKey || (apiKey.monthlyBudget === null && !apiKey.budgetsAbove?.length)) return NO_KEY_BUDGETS;
+  const above = (apiKey.budgetsAbove ?? []).map((key) => ({ keyId: key.id, cap: toNanos(key.monthlyBudget) }));
+  return apiKey.monthlyBudget === null ? above : [{ keyId: apiKey.id, cap: toNanos(apiKey.monthlyBudget) }, ...above];
 }
+
+const NO_KEY_BUDGETS: readonly KeyBudget[] = Object.freeze([]);
 
 /** The stored cap (nanos) and its version; version 0 when the organization never set one. */
 export async function loadCapSetting(em: EntityManager, organizationId: string): Promise<CapSetting> {

@@ -5,6 +5,8 @@
 import type { MemoryCounters } from '../rate-limit/counters.js';
 import type { BudgetStore, CapSetting, Counted, HoldOutcome, HoldRequest, KeySpend, PeriodRef, PeriodState } from './budget-store.js';
 
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 interface MemoryPeriod {
   spent: number;
   reserved: number;
@@ -47,7 +49,7 @@ export class MemoryBudgetStore implements BudgetStore {
     }
     period.reserved += request.amount;
     for (const key of keys) key!.reserved += request.amount;
-    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs, keyIds: budgets.map((budget) => budget.keyId) });
+    period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs, keyIds: budgets.length ? budgets.map((budget) => budget.keyId) : NO_KEYS });
     return { status: 'held', rate };
   }
 

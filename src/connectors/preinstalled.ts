@@ -22,8 +22,15 @@ export function preinstalled<T extends Command>(target: T): T {
   return bin ? { ...target, command: process.execPath, args: [bin, ...target.args.slice(at + 1)] } : target;
 }
 
-/** The bin file of `spec` (`name` or `@scope/name`, no version) in this project's node_modules. */
+const bins = new Map<string, string | undefined>();
+
+/** The bin file of `spec` (`name` or `@scope/name`, no version) in this project's node_modules (looked up once). */
 function installedBin(spec: string): string | undefined {
+  if (!bins.has(spec)) bins.set(spec, findBin(spec));
+  return bins.get(spec);
+}
+
+function findBin(spec: string): string | undefined {
   if (!/^(@[a-z0-9._-]+\/)?[a-z0-9._-]+$/.test(spec)) return undefined; // a version or a URL: leave it to npx
   let manifestPath: string;
   try {

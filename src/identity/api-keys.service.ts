@@ -147,7 +147,7 @@ export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<vo
     if (rows.length) audit({ ...ctx, em }, 'api_key.revoked', key, { name: key.name, prefix: key.prefix, ...(under.length ? { keysCreatedUnder: under } : {}) });
     return rows.map((row) => row.id);
   });
-  for (const apiKeyId of revoked) await ctx.credentials.invalidate({ apiKeyId });
+  await Promise.all(revoked.map((apiKeyId) => ctx.credentials.invalidate({ apiKeyId })));
 }
 
 function visibleKeys(caller: Caller) {
