@@ -4,37 +4,25 @@
 // model call is summed into the execution.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
-import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
+import type { FakeUpstream } from '../fixtures/fake-upstream.js';
+import type { HttpFixture } from '../fixtures/mcp-server.js';
 import { call, waitFor } from '../helpers/http.js';
-import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
-import { startStack, type Stack } from '../helpers/stack.js';
-import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
+import type { TestOrganization } from '../helpers/orgs.js';
+import type { Stack } from '../helpers/stack.js';
+import { startToolStack, type ToolStack } from '../tools/tool-stack.js';
 
 const TOKEN = `tok-${randomUUID()}`;
 let stack: Stack;
 let org: TestOrganization;
 let upstream: FakeUpstream;
 let mcp: HttpFixture;
+let tools: ToolStack;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  mcp = await startMcpHttpFixture({ token: TOKEN });
-  stack = await startStack({
-    env: {
-      GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream })),
-      TOOLS_CATALOG_EXTRA: writeFixtureCatalog({ okUrl: mcp.url, hangUrl: mcp.url }),
-    },
-  });
-  org = await createTestOrganization(stack.runtime.orm);
-  const connection = await api('POST', '/tools/connections', { toolId: 'fixture-http', name: 'Fixture', env: { FIXTURE_TOKEN: TOKEN } });
-  expect(connection.status, connection.text).toBe(201);
+  tools = await startToolStack(TOKEN, { connect: true });
+  ({ stack, org, upstream, mcp } = tools);
 });
-afterAll(async () => {
-  await stack?.stop();
-  await upstream?.close();
-  await mcp?.stop();
-});
+afterAll(async () => tools?.stop());
 
 const api = (method: string, path: string, body?: unknown) => call(stack.baseUrl, method, path, { key: org.member.key, body });
 
