@@ -186,6 +186,8 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     await startRunWorkflow(runId, 'schedule', 'ALLOW_DUPLICATE', begin);
   }
 
+  /** Child starts this execution has commanded and the server has not yet confirmed, by run id. */
+  const childStarts = new Map<string, Promise<unknown>>();
   /** Runs this execution started: it hears of their completion (the rest were carried over). */
   const ownRuns = new Set<string>();
   // No wake-up: the pending fire does not move when a run ends.
@@ -208,7 +210,7 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
   async function startRunWorkflow(
     runId: string, trigger: RunTrigger, workflowIdReusePolicy: 'ALLOW_DUPLICATE' | 'REJECT_DUPLICATE', begin?: RunBegin, notify?: string,
   ): Promise<void> {
-    const child = await startChild(runWorkflow, {
+    const starting = startChild(runWorkflow, {
       workflowId: `run/${runId}`,
       // Runs have a queue of their own, so their tasks never delay a fire (older states: this one's).
       ...(state.runsTaskQueue ? { taskQueue: state.runsTaskQueue } : {}),
@@ -234,6 +236,13 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
       priority: { priorityKey: RUN_PRIORITY },
       ...(workflowIdReusePolicy === 'REJECT_DUPLICATE' ? { workflowIdReusePolicy } : {}),
     });
+    childStarts.set(runId, starting);
+    let child: Awaited<typeof starting>;
+    try {
+      child = await starting;
+    } finally {
+      childStarts.delete(runId);
+    }
     // The child's completion reaches this history anyway (a task of its own); it ends the overlap.
     ownRuns.add(runId);
     const ended = () => forgetRun(runId);
@@ -292,7 +301,12 @@ export async function automationWorkflow(initial: AutomationWorkflowState): Prom
     forgetRun(armed.runId);
     // That fire did not happen: the lead of the next one is not bound by it.
     state.lastFireAt = null;
-    getExternalWorkflowHandle(`run/${armed.runId}`).signal(disarmSignal).catch(() => undefined);
+    const signal = () => getExternalWorkflowHandle(`run/${armed.runId}`).signal(disarmSignal).catch(() => undefined);
+    // Disarmed while its start is still on its way (the pause came within the start's round trip):
+    // signalled once it exists, or the signal would find no run and the run would fire anyway.
+    const starting = childStarts.get(armed.runId);
+    if (starting) void starting.then(signal, () => undefined);
+    else void signal();
   }
 
   /** When to start the run of the fire at `fireAt`: up to the arm lead before it, spread by the automation's id. */

@@ -4,6 +4,7 @@
 // row, no run), a delete cancels it (no row); a fire while another run of the automation is still
 // running is skipped and counted. With RECORD_HISTORIES=1 the histories are written as replay
 // fixtures for test/workflows/replay.test.ts.
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { automationStateQuery, type ArmedRun } from '../../src/workflows/automation.contract.js';
 import type { RunWorkflowResult } from '../../src/workflows/run.js';
@@ -44,11 +45,18 @@ async function createEvery20Seconds(): Promise<string> {
   return res.body.id as string;
 }
 
-/** The run the entity started ahead of a fire at least `margin` ms away. */
+/**
+ * The run the entity started ahead of a fire at least `margin` ms away. The entity's state names
+ * the run as soon as it commands the start, so this also waits for the server to have started it.
+ */
 async function armedRun(automationId: string, margin: number): Promise<ArmedRun> {
   return waitFor(async () => {
     const { armed } = await workflow(`automation/${automationId}`).query(automationStateQuery);
-    return armed && armed.fireAt > Date.now() + margin ? armed : null;
+    if (!armed || armed.fireAt <= Date.now() + margin) return null;
+    return await workflow(`run/${armed.runId}`).describe().then(() => armed, (error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    });
   }, { timeoutMs: 30_000, intervalMs: 200, what: 'a run started ahead of its fire' });
 }
 
