@@ -26,6 +26,16 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Whether a run step failing with `code` may pass when tried again (the one retry rule of agent
+ * runs, src/agent-run/retry.ts): a server-side or upstream failure (5xx) may, and so may being
+ * rate limited (429), which clears with time; any other client error (budget, DLP, permissions,
+ * a bad request or model, a missing skill) fails the same way on every attempt.
+ */
+export function isRetryableCode(code: ErrorCode): boolean {
+  return code === 'rate_limited' || ERROR_STATUS[code] >= 500;
+}
+
 /** The `type` field OpenAI clients read; grouped the way OpenAI groups its own errors. */
 const ERROR_TYPE: Record<ErrorCode, string> = {
   bad_request: 'invalid_request_error',

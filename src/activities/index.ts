@@ -4,16 +4,22 @@
 // as a type only; only the worker (and tests) use its values.
 import type { AppDeps } from '../runtime-deps.js';
 import { createApprovalActivities } from '../approvals/approval-activities.js';
+import { createAssistantRunActivities } from '../assistants/run-activities.js';
 import { createRunActivities } from '../automations/run-activities.js';
-import { createToolActivities } from '../connectors/run-tools.js';
+import { createRunToolActivities } from '../automations/run-tools.js';
+import { createScheduleActivities } from '../automations/schedule-activities.js';
+import { createWebhookRunActivities } from '../automations/webhook-runs.js';
 import { createDiagnosticsActivities } from '../diagnostics/activities.js';
 import { createWebhookActivities } from '../webhooks/activities.js';
 
 export function createActivities(deps: AppDeps) {
   return {
+    ...createScheduleActivities(deps),
     ...createRunActivities(deps),
-    ...createToolActivities(deps),
+    ...createRunToolActivities(deps),
     ...createWebhookActivities(deps),
+    ...createWebhookRunActivities(deps),
+    ...createAssistantRunActivities(deps),
     ...createDiagnosticsActivities(deps),
     ...createApprovalActivities(deps),
   };

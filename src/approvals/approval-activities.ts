@@ -9,7 +9,7 @@ import { Automation, AutomationRun } from '../automations/entities.js';
 import { AppError } from '../errors.js';
 import { guardOutgoingText } from '../gateway/dlp/outgoing.js';
 import { createChannelSender, type ChannelSender } from '../channels/index.js';
-import type { StoredChannel } from '../automations/entities.js';
+import type { StoredChannel } from '../channels/types.js';
 import { WebhookExecution } from '../webhooks/entities.js';
 import type { ApprovalRequestInput, ApprovalSubject, SettledApproval } from '../workflows/approvals.contract.js';
 import { decideApproval, type Decision } from './decisions.js';

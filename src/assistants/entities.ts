@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
 import type { ToolApprovals } from '../approval-policy/policy.js';
-import type { StoredChannel } from '../automations/entities.js';
+import type { StoredChannel } from '../channels/types.js';
 
 export const ASSISTANT_TRIGGER_TYPES = ['webhook'] as const;
 export type AssistantTriggerType = (typeof ASSISTANT_TRIGGER_TYPES)[number];

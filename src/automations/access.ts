@@ -4,7 +4,7 @@
 // channels, which tool calls wait for approval): anyone else doing so would act with the owner's account. Admins and the
 // organization's owner also manage its lifecycle (name, description, schedule, pause, activate,
 // run now, delete) and may take ownership, after which it runs as them. Its webhook URLs are the
-// owner's alone (src/webhooks/automation-webhooks.service.ts): what they send is a run's input.
+// owner's alone (src/automations/automation-webhooks.service.ts): what they send is a run's input.
 import { AppError, forbidden } from '../errors.js';
 import { hasRole, type Caller } from '../identity/caller.js';
 import type { Automation } from './entities.js';

@@ -32,9 +32,10 @@ import {
   type ChannelInput,
 } from './automations.schemas.js';
 import { automationListItem, automationView, runView } from './automations.views.js';
-import { Automation, AutomationRun, RUN_STATUSES, type RunTrigger, type StoredChannel } from './entities.js';
+import type { StoredChannel } from '../channels/types.js';
+import { Automation, AutomationRun, RUN_STATUSES, type RunTrigger } from './entities.js';
 import { assertKnownModel, assertToolsUsable } from './references.js';
-import { InvalidScheduleError, nextFireTime, validateSchedule } from './schedule.js';
+import { InvalidScheduleError, nextFireTime, validateSchedule } from '../schedule/schedule.js';
 
 type Deps = Pick<AppDeps, 'config' | 'logger' | 'orm' | 'temporal' | 'clock' | 'secrets' | 'gateway'>;
 

@@ -4,22 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
 import type { ToolApprovals } from '../approval-policy/policy.js';
+import type { ChannelType, StoredChannel } from '../channels/types.js';
+import type { AutomationStatus, RunTrigger } from '../workflows/run.contract.js';
 
-export const AUTOMATION_STATUSES = ['active', 'paused'] as const;
-export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
+// The run workflow's contract owns these (the workflow bundle reads them too).
+export { AUTOMATION_STATUSES, RUN_TRIGGERS, type AutomationStatus, type RunTrigger } from '../workflows/run.contract.js';
+
 export const RUN_STATUSES = ['running', 'success', 'failure'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
-export const RUN_TRIGGERS = ['schedule', 'manual', 'webhook'] as const;
-export type RunTrigger = (typeof RUN_TRIGGERS)[number];
-export const CHANNEL_TYPES = ['slack', 'email', 'webhook'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-
-/** A channel as stored: the webhook signing secret is encrypted (SecretBox). */
-export interface StoredChannel {
-  type: ChannelType;
-  target: string;
-  encryptedSecret?: string;
-}
 
 export class Automation {
   [OptionalProps]?:
@@ -86,10 +78,12 @@ export class AutomationRun {
 }
 
 export class ChannelDelivery {
-  [OptionalProps]?: 'deliveredAt';
-  /** Stable across activity retries: `<runId>:<channelIndex>`. */
+  [OptionalProps]?: 'deliveredAt' | 'runId' | 'executionId';
+  /** Stable across activity retries: `<runId or executionId>:<channelIndex>`. */
   id!: string;
-  runId!: string;
+  /** The automation run delivered, or null for a webhook execution's delivery (src/agent-run/delivery-records.ts). */
+  runId: string | null = null;
+  executionId: string | null = null;
   channelType!: ChannelType;
   /** What the channel answered (Slack ts, SMTP message id, HTTP status). */
   receipt!: string;
@@ -154,7 +148,8 @@ export const ChannelDeliverySchema = new EntitySchema<ChannelDelivery>({
   tableName: 'channel_deliveries',
   properties: {
     id: { type: 'string', length: 80, primary: true },
-    runId: { type: 'uuid' },
+    runId: { type: 'uuid', nullable: true },
+    executionId: { type: 'string', length: 64, nullable: true },
     channelType: { type: 'string', length: 16 },
     receipt: { type: 'string', length: 500 },
     deliveredAt: { type: 'datetime', length: 3 },

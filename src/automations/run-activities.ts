@@ -1,33 +1,28 @@
-// Activities of the automation and run workflows: run bookkeeping in PostgreSQL, the DLP scan,
-// the model call through the gateway core, the tool-loop seam and channel deliveries. Each is
-// safe to retry: inserts are keyed by the run id, the final record only moves a running run,
-// and a delivery already recorded is not sent again.
+// The run-step activities of the run workflow (src/workflows/run.ts), on the one agent-run
+// pipeline (src/agent-run): the run's row and plan (SQL in ./run-rows.ts), the input scan, the
+// model step, delivery to each channel and the final record. Each is safe to retry: inserts are
+// keyed by the run id, the final record only moves a running run, and a delivery already recorded
+// is not sent again. The schedule's activities are in ./schedule-activities.ts.
 import { ApplicationFailure } from '@temporalio/activity';
-import { whileHeartbeating } from '../heartbeat.js';
 import type { AppDeps } from '../runtime-deps.js';
-import { createChannelSender, PermanentDeliveryError } from '../channels/index.js';
+import { deliverOnce, type DeliveryResult } from '../agent-run/delivery.js';
+import { scanAgentInput } from '../agent-run/input-scan.js';
+import { modelStep } from '../agent-run/model-step.js';
+import { toActivityFailure } from '../agent-run/retry.js';
+import { createChannelSender } from '../channels/index.js';
 import { AppError } from '../errors.js';
 import { metrics } from '../metrics.js';
-import type { ChatCompletionRequest, ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
 import { assertOwnerActive, OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
 import { runSettingsFor, type RunSettings } from '../skills/run-settings.js';
-import { Automation, AutomationRun, ChannelDelivery, type AutomationStatus, type RunStatus, type RunTrigger } from './entities.js';
-import { guardOutgoingText } from '../gateway/dlp/outgoing.js';
-import { scanRunInputForDlp } from './run-dlp.js';
+import type { RunStep, RunTrigger, ScheduleSnapshot } from '../workflows/run.contract.js';
+import { Automation, AutomationRun, type RunStatus } from './entities.js';
 import { contextText, planOfRun, runInstruction, type RunPlan, type RunPrompt } from './run-plan.js';
 import { activeOwnerOf, completeRunRow, runRowWithAutomation, SKIPPED_RUNNING, startRunRow, type RunRow } from './run-rows.js';
 
 export type { RunPlan, RunPrompt } from './run-plan.js';
 
-export interface ScheduleSnapshot {
-  status: AutomationStatus;
-  nextRunAt: string | null;
-  skippedFires: number;
-  version: number;
-  /** The schedule as the workflow holds it (absent in snapshots of older workflow code). */
-  schedule?: string;
-  timezone?: string;
-}
+export type { RunStep, ScheduleSnapshot } from '../workflows/run.contract.js';
 
 export interface RunStart {
   runId: string;
@@ -53,24 +48,12 @@ export interface SkippedFire {
   skipped: 'running';
 }
 
-/**
- * A step's input: the run, and on the `carried-plan` path the prompt its plan resolved at the
- * start (older histories schedule steps with the run id only: those read the rows again).
- */
-export interface RunStep {
-  runId: string;
-  prompt?: RunPrompt;
-}
-
 export interface StepUsage {
   output: string;
   tokensInput: number;
   tokensOutput: number;
   cost: number;
 }
-
-/** Gateway errors no retry can fix: the run fails at once with the reason. */
-const PERMANENT_CODES = new Set(['bad_request', 'budget_exceeded', 'dlp_blocked', 'forbidden', 'not_found', 'unauthorized']);
 
 export function createRunActivities(deps: AppDeps) {
   const channels = createChannelSender(deps);
@@ -147,11 +130,7 @@ export function createRunActivities(deps: AppDeps) {
 
   /** Throws dlp_blocked (permanent) when the organization's policy blocks the system prompt or the context. */
   async function scanPrompt(prompt: RunPrompt): Promise<void> {
-    try {
-      await scanRunInputForDlp(deps, prompt.organizationId, [prompt.systemPrompt, contextText(prompt.context) ?? '']);
-    } catch (error) {
-      throw toActivityFailure(error);
-    }
+    await scanAgentInput(deps, prompt.organizationId, [prompt.systemPrompt, contextText(prompt.context) ?? '']);
   }
 
   /**
@@ -165,24 +144,6 @@ export function createRunActivities(deps: AppDeps) {
   }
 
   return {
-    /** Writes status, nextRunAt and skippedFires unless a newer state was already written. */
-    async saveScheduleState(input: { automationId: string } & ScheduleSnapshot): Promise<{ exists: boolean }> {
-      const em = deps.orm.em.fork();
-      await writeSchedule(em, input.automationId, input);
-      return { exists: (await em.count(Automation, { id: input.automationId })) > 0 };
-    },
-
-    /**
-     * Of the given runs, those that ended (or have no row): the automation asks at a fire about
-     * runs it carried over a continue-as-new, whose completion it cannot hear from Temporal.
-     */
-    async endedRuns(input: { runIds: string[] }): Promise<string[]> {
-      if (input.runIds.length === 0) return [];
-      const running = await deps.orm.em.fork().find(AutomationRun, { id: { $in: input.runIds }, status: 'running' }, { fields: ['id'] });
-      const stillRunning = new Set(running.map((run) => run.id));
-      return input.runIds.filter((id) => !stillRunning.has(id));
-    },
-
     /** Inserts the run as `running` (once, even when retried) and moves lastRunAt and the schedule. */
     async recordRunStarted(input: Omit<RunStart, 'firedAt'>): Promise<{ startedAt: string } | null> {
       // Without `firedAt` nothing is skipped: the row is recorded unless the automation is gone.
@@ -220,73 +181,42 @@ export function createRunActivities(deps: AppDeps) {
      */
     async generateRunOutput(input: RunStep & { conversation?: ChatMessage[]; tools?: ToolDefinition[] | null }): Promise<StepUsage & { toolCalls: ToolCall[] }> {
       const { prompt, userId } = await promptOf(input);
-      const request: ChatCompletionRequest = {
+      const step = await modelStep(deps, {
+        identity: { organizationId: prompt.organizationId, source: 'automation', runId: input.runId },
+        // The owner was checked as the prompt was resolved (older histories) or is checked now.
+        owner: async () => userId,
         model: prompt.model,
-        messages: [
-          { role: 'system', content: prompt.systemPrompt },
-          { role: 'user', content: runInstruction(prompt) },
-          ...(input.conversation ?? []),
-        ],
-        ...(input.tools ? { tools: input.tools } : {}),
-      };
-      try {
-        // Heartbeats let Temporal notice a lost worker within the heartbeat timeout, not the 5 minutes.
-        const result = await whileHeartbeating((cancellation) => deps.gateway.complete(
-          request,
-          { organizationId: prompt.organizationId, userId, source: 'automation', runId: input.runId },
-          cancellation,
-        ));
-        return {
-          output: result.content ?? '',
-          toolCalls: result.toolCalls,
-          tokensInput: result.usage.inputTokens,
-          tokensOutput: result.usage.outputTokens,
-          cost: result.cost,
-        };
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
+        prompt: [{ role: 'system', content: prompt.systemPrompt }, { role: 'user', content: runInstruction(prompt) }],
+        conversation: input.conversation,
+        tools: input.tools,
+      });
+      return { output: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
 
     /** Delivers the output to one channel, at most once per delivery id. */
-    async deliverRunOutput(input: { runId: string; channelIndex: number; output: string }): Promise<{ deliveryId: string; receipt: string; repeated: boolean }> {
+    async deliverRunOutput(input: { runId: string; channelIndex: number; output: string }): Promise<DeliveryResult> {
       const deliveryId = `${input.runId}:${input.channelIndex}`;
-      const em = deps.orm.em.fork();
-      const existing = await em.findOne(ChannelDelivery, { id: deliveryId });
-      if (existing) return { deliveryId, receipt: existing.receipt, repeated: true };
       const { run, automation } = await loadRun(input.runId);
       const channel = automation.channels[input.channelIndex];
       if (!channel) throw ApplicationFailure.nonRetryable(`The automation has no channel ${input.channelIndex}`, 'not_found');
-      let receipt: string;
-      try {
-        // A delivery acts for the owner too: not once they are disabled or removed.
-        await assertOwnerActive(em, automation.organizationId, automation.ownerId);
-        // The output leaves the organization here: blocked or masked per its DLP policy.
-        // The automation's name goes with the output: scanned the same way.
-        const outgoing = { organizationId: automation.organizationId, destination: `channel:${channel.type}`, source: { type: 'run' as const, id: run.id } };
-        const output = await guardOutgoingText(deps, { ...outgoing, text: input.output });
-        const automationName = await guardOutgoingText(deps, { ...outgoing, text: automation.name });
-        receipt = await channels.send(
-          { type: channel.type, target: channel.target, secret: channel.encryptedSecret ? deps.secrets.decrypt(channel.encryptedSecret) : undefined },
-          {
-            deliveryId,
-            automationId: automation.id,
-            automationName,
-            runId: run.id,
-            trigger: run.trigger,
-            startedAt: run.startedAt.toISOString(),
-            output,
-          },
-        );
-      } catch (error) {
-        if (error instanceof PermanentDeliveryError) throw ApplicationFailure.nonRetryable(`${channel.type}: ${error.message}`, 'delivery_failed');
-        throw toActivityFailure(error);
-      }
-      await em.getConnection().execute(
-        'insert into "channel_deliveries" ("id", "run_id", "channel_type", "receipt", "delivered_at") values (?, ?, ?, ?, ?) on conflict ("id") do nothing',
-        [deliveryId, run.id, channel.type, receipt.slice(0, 500), deps.clock.now()],
-      );
-      return { deliveryId, receipt, repeated: false };
+      return deliverOnce(deps, channels, {
+        deliveryId,
+        owner: { runId: run.id },
+        organizationId: automation.organizationId,
+        ownerId: automation.ownerId,
+        channel,
+        output: input.output,
+        name: automation.name,
+        message: ({ output, name }) => ({
+          deliveryId,
+          automationId: automation.id,
+          automationName: name,
+          runId: run.id,
+          trigger: run.trigger,
+          startedAt: run.startedAt.toISOString(),
+          output,
+        }),
+      });
     },
 
     /** The final record; only a running run moves, so a retry cannot overwrite the outcome. */
@@ -330,25 +260,4 @@ export async function settingsOfRun(em: ReturnType<AppDeps['orm']['em']['fork']>
   } catch (error) {
     throw toActivityFailure(error);
   }
-}
-
-async function writeSchedule(em: ReturnType<AppDeps['orm']['em']['fork']>, automationId: string, snapshot: ScheduleSnapshot): Promise<void> {
-  await em.nativeUpdate(Automation, { id: automationId, stateVersion: { $lt: snapshot.version } }, {
-    status: snapshot.status,
-    nextRunAt: snapshot.nextRunAt ? new Date(snapshot.nextRunAt) : null,
-    skippedFires: snapshot.skippedFires,
-    stateVersion: snapshot.version,
-    // A schedule changed by the `schedule` signal (Web UI) reaches the row the API reads.
-    ...(snapshot.schedule !== undefined && snapshot.timezone !== undefined ? { schedule: snapshot.schedule, timezone: snapshot.timezone } : {}),
-  });
-}
-
-/** Coded gateway errors: permanent ones fail the run at once, the rest are retried. */
-export function toActivityFailure(error: unknown): unknown {
-  if (error instanceof AppError) {
-    return PERMANENT_CODES.has(error.code)
-      ? ApplicationFailure.nonRetryable(error.message, error.code)
-      : ApplicationFailure.retryable(error.message, error.code);
-  }
-  return error;
 }

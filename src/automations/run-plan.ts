@@ -7,23 +7,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../errors.js';
 import { OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
 import { runSettingsFor, type AutomationRunSource, type RunSettings } from '../skills/run-settings.js';
-import { AutomationRun, type RunTrigger } from './entities.js';
+import type { RunPrompt, RunTrigger } from '../workflows/run.contract.js';
+import { AutomationRun } from './entities.js';
 import type { RunRow } from './run-rows.js';
 
-/**
- * What the model call of a run needs, as resolved at its start: the system prompt of the skill
- * version the run uses, the model, and the run's own trigger, start and context. Customer text:
- * it travels only inside activity inputs and results, which the payload codec encrypts.
- */
-export interface RunPrompt {
-  organizationId: string;
-  automationId: string;
-  model: string;
-  systemPrompt: string;
-  trigger: RunTrigger;
-  startedAt: string;
-  context: unknown;
-}
+export type { RunPrompt } from '../workflows/run.contract.js';
 
 export interface RunPlan {
   automationName: string;

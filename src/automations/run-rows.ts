@@ -5,7 +5,8 @@
 // when its version is newer than the row's, and only a running run is completed.
 // Parameters are bound ($n), not quoted into the SQL text (prompts and contexts can be long).
 import type { AppDeps } from '../runtime-deps.js';
-import type { AutomationStatus, RunStatus, RunTrigger, StoredChannel } from './entities.js';
+import type { StoredChannel } from '../channels/types.js';
+import type { AutomationStatus, RunStatus, RunTrigger } from './entities.js';
 
 type Knex = ReturnType<ReturnType<AppDeps['orm']['em']['getConnection']>['getKnex']>;
 

@@ -2,7 +2,16 @@
 // retries, so the receiving side (and our own delivery record) can recognise a repeat. Three
 // producers send: automation runs and assistants' webhook executions, each labelled as itself, and
 // approval requests of either (the tool call, its arguments and two signed links).
-import type { ChannelType } from '../automations/entities.js';
+
+export const CHANNEL_TYPES = ['slack', 'email', 'webhook'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/** A channel as an automation or an assistant stores it: the webhook signing secret is encrypted (SecretBox). */
+export interface StoredChannel {
+  type: ChannelType;
+  target: string;
+  encryptedSecret?: string;
+}
 
 /** The output of an automation run. `kind` may be omitted (the original message shape). */
 export interface AutomationRunMessage {

@@ -21,8 +21,8 @@ function workflowModule(name: string): string {
 }
 
 function scheduleModule(): string {
-  const ts = path.resolve(WORKFLOWS_DIR, '../automations/schedule.ts');
-  return fs.existsSync(ts) ? ts : path.resolve(WORKFLOWS_DIR, '../automations/schedule.js');
+  const ts = path.resolve(WORKFLOWS_DIR, '../schedule/schedule.ts');
+  return fs.existsSync(ts) ? ts : path.resolve(WORKFLOWS_DIR, '../schedule/schedule.js');
 }
 
 /** Bundles src/workflows into one file (webpack, run by the Temporal SDK). */

@@ -3,7 +3,7 @@
 // (src/automations) imports this file and never the workflow code; it holds types and
 // workflow-safe definitions only, so the workflow bundle imports it too.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AutomationStatus, RunTrigger } from '../automations/entities.js';
+import type { AutomationStatus, RunTrigger } from './run.contract.js';
 
 /** Task priority of the entity workflows (1 is the highest) and of the runs they start. */
 export const ENTITY_PRIORITY = 1;

@@ -23,9 +23,8 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
-import type { ScheduleSnapshot } from '../automations/run-activities.js';
-import { nextFireTime, validateSchedule } from '../automations/schedule.js';
-import type { RunTrigger } from '../automations/entities.js';
+import type { RunTrigger, ScheduleSnapshot } from './run.contract.js';
+import { nextFireTime, validateSchedule } from '../schedule/schedule.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import {

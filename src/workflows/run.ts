@@ -6,7 +6,6 @@
 // workflow started (or by its first step, for a scheduled run). Its automation learns that it
 // ended from Temporal (child completion), not from a signal.
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   condition,
@@ -21,12 +20,11 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
-import type { ToolCallResult } from '../connectors/tool-use.js';
-import type { RunTrigger } from '../automations/entities.js';
-import type { RunStep, ScheduleSnapshot } from '../automations/run-activities.js';
+import { toolCallOrError, codedFailureMessage } from './agent-steps.js';
 import { approvalWaiter } from './approval-wait.js';
 import { RUN_APPROVAL_WAIT_LIMIT_MS } from './approvals.contract.js';
 import { CATCH_UP_WINDOW_MS, disarmSignal } from './automation.contract.js';
+import type { RunStep, RunTrigger, ScheduleSnapshot } from './run.contract.js';
 import { automationRunEndedSignal, type AutomationRunEnded } from './webhook-execution.contract.js';
 
 export interface RunWorkflowInput {
@@ -208,7 +206,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   } catch (error) {
     if (!begun) throw error;
     // A cancel from the API, the Web UI or `temporal workflow cancel` ends the run as `cancelled`.
-    const message = isCancellation(error) ? 'cancelled' : runError(error);
+    const message = isCancellation(error) ? 'cancelled' : codedFailureMessage(error);
     await CancellationScope.nonCancellable(() => complete({ runId, status: 'failure', output, error: message, ...totals }));
     ended = { status: 'failure', output, error: message };
     if (isCancellation(error)) throw error;
@@ -264,15 +262,7 @@ async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, tota
       const step = addUsage(totals, await generateRunOutput({ ...modelStep, conversation, tools: offered }));
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
-    async callTool(binding, args): Promise<ToolCallResult> {
-      try {
-        return await callRunTool({ runId, organizationId: input.organizationId, binding, arguments: args });
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        // The model hears that the call did not complete and may continue without it.
-        return { text: `Tool error: ${failureMessage(error)}`, isError: true, truncated: false };
-      }
-    },
+    callTool: (binding, args) => toolCallOrError(() => callRunTool({ runId, organizationId: input.organizationId, binding, arguments: args })),
     awaitApprovals: (calls) => approvals.awaitApprovals(calls),
   };
   return (await runToolCallingLoop(steps, tools)).output;
@@ -300,31 +290,6 @@ function addUsage<Step extends { tokensInput: number; tokensOutput: number; cost
   totals.tokensOutput += step.tokensOutput;
   totals.estimatedCost += step.cost;
   return step;
-}
-
-/** Codes of our coded failures (`budget_exceeded`, `dlp_blocked`, `delivery_failed`...), not error class names. */
-const FAILURE_CODE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
-
-/**
- * The run's `error`: the innermost failure's code, when it has one, then its message, e.g.
- * `budget_exceeded: The monthly budget cap of this organization is reached`.
- */
-function runError(error: unknown): string {
-  const failure = innermostFailure(error);
-  const message = failureMessage(failure);
-  return failure instanceof ApplicationFailure && failure.type && FAILURE_CODE.test(failure.type) ? `${failure.type}: ${message}` : message;
-}
-
-/** The message of the innermost failure: what the activity said, not "Activity task failed". */
-function failureMessage(error: unknown): string {
-  const failure = innermostFailure(error);
-  return failure instanceof Error ? failure.message : String(failure);
-}
-
-function innermostFailure(error: unknown): unknown {
-  let current: unknown = error;
-  while (current instanceof ActivityFailure && current.cause) current = current.cause;
-  return current;
 }
 
 async function reportFinished(input: RunWorkflowInput): Promise<void> {

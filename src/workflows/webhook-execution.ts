@@ -8,10 +8,10 @@
 // scans the prompts and the payload for DLP in an activity of its own (patch `webhook-dlp-activity`).
 // The execution record in the database follows along (running, then success or failure), so the
 // status lookup never depends on Temporal visibility.
-import { ActivityFailure, ApplicationFailure, condition, isCancellation, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, isCancellation, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
-import type { ToolCallResult } from '../connectors/tool-use.js';
+import { codedFailureMessage, toolCallOrError } from './agent-steps.js';
 import { approvalWaiter } from './approval-wait.js';
 import {
   automationRunEndedSignal,
@@ -47,10 +47,13 @@ export async function webhookExecutionWorkflow(input: WebhookExecutionInput): Pr
     await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'success', outcome });
     return outcome;
   } catch (error) {
-    const message = failureMessage(error);
+    // As a run records it: `cancelled`, or the failure's code then its reason.
+    const message = isCancellation(error) ? 'cancelled' : codedFailureMessage(error);
     // An execution failing in its tool loop still records what its completed model calls consumed.
     const spent = consumed.inputTokens + consumed.outputTokens > 0 ? { outcome: { output: null, usage: consumed } } : {};
-    await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'failure', error: message, ...spent });
+    // Recorded even when the execution was cancelled (from the Web UI or `temporal workflow cancel`).
+    await CancellationScope.nonCancellable(() => bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'failure', error: message, ...spent }));
+    if (isCancellation(error)) throw error;
     throw ApplicationFailure.nonRetryable(message, 'WebhookExecutionFailed');
   }
 }
@@ -116,13 +119,14 @@ async function runAssistant(input: WebhookExecutionInput, assistantId: string, c
  * `consumed` as each call completes.
  */
 async function answerWithTools(input: WebhookExecutionInput, assistantId: string, consumed: UsageTotals): Promise<WebhookExecutionOutcome & { channelCount: number }> {
-  const { skillVersion, ...tools } = await toolListing.listAssistantTools({ organizationId: input.organizationId, assistantId });
+  // The listing resolves the execution's plan (prompt, model, skill version): the model calls carry it and read no rows.
+  const { skillVersion, plan, ...tools } = await toolListing.listAssistantTools({ organizationId: input.organizationId, assistantId });
   // Only tools marked for approval (histories from before approvals have none) make the execution wait.
   const approvals = approvalWaiter({ executionId: input.executionId, organizationId: input.organizationId, workflowId: workflowInfo().workflowId });
   let last: { model?: string | undefined; channelCount: number } = { channelCount: 0 };
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
-      const step = await work.runAssistantForWebhook({ ...input, assistantId, conversation, tools: offered, skillVersion });
+      const step = await work.runAssistantForWebhook({ ...input, assistantId, conversation, tools: offered, skillVersion, ...(plan ? { plan } : {}) });
       last = { model: step.model, channelCount: step.channelCount };
       const usage = step.usage ?? { inputTokens: 0, outputTokens: 0, cost: 0 };
       consumed.inputTokens += usage.inputTokens;
@@ -130,15 +134,7 @@ async function answerWithTools(input: WebhookExecutionInput, assistantId: string
       consumed.cost += usage.cost;
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: usage.inputTokens, tokensOutput: usage.outputTokens, cost: usage.cost };
     },
-    async callTool(binding, args): Promise<ToolCallResult> {
-      try {
-        return await toolCalls.callAssistantTool({ executionId: input.executionId, organizationId: input.organizationId, binding, arguments: args });
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        // The model hears that the call did not complete and may continue without it.
-        return { text: `Tool error: ${failureMessage(error)}`, isError: true, truncated: false };
-      }
-    },
+    callTool: (binding, args) => toolCallOrError(() => toolCalls.callAssistantTool({ executionId: input.executionId, organizationId: input.organizationId, binding, arguments: args })),
     awaitApprovals: (calls) => approvals.awaitApprovals(calls),
   };
   const result = await runToolCallingLoop(steps, tools);
@@ -209,11 +205,4 @@ async function followAutomationRunRow(input: WebhookExecutionInput): Promise<Web
     waitedMs += interval;
   }
   throw ApplicationFailure.nonRetryable(`The automation run ${runId} did not finish within a day`, 'RunTimedOut');
-}
-
-/** The reason an operator and the status lookup see: the innermost application failure. */
-function failureMessage(error: unknown): string {
-  let current: unknown = error;
-  while (current instanceof ActivityFailure && current.cause) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
 }

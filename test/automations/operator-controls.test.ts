@@ -6,7 +6,7 @@
 // (a run carried over a continue-as-new, a lean scheduled run, the signals) are written as replay
 // fixtures for test/workflows/replay.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextFireTime } from '../../src/automations/schedule.js';
+import { nextFireTime } from '../../src/schedule/schedule.js';
 import { automationStateQuery } from '../../src/workflows/automation.contract.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { RECORDING, patchIds, writeHistoryFixture } from '../helpers/histories.js';

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../../src/db/orm.js';
 import { freePort } from '../../src/dev/temporal-server.js';
 import { AutomationRun } from '../../src/automations/entities.js';
-import { assistantDeliveryId } from '../../src/webhooks/assistant-run.js';
+import { assistantDeliveryId } from '../../src/assistants/assistant-run.js';
 import { webhookRunId } from '../../src/webhooks/webhook-ids.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';

@@ -16,7 +16,8 @@ import { messagesRequestSchema } from '../../src/gateway/wire/messages.schemas.j
 import { responsesRequestSchema } from '../../src/gateway/wire/responses.schemas.js';
 import { FAKE_EMBEDDING_MODEL, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import type { ChannelMessage, ChannelTarget } from '../../src/channels/index.js';
-import { deliverToChannel } from '../../src/webhooks/assistant-run.js';
+import { deliverToChannel } from '../../src/assistants/assistant-run.js';
+import { recordRunningExecution } from '../helpers/executions.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -288,7 +289,8 @@ describe('channel payloads', () => {
     const team = await createTestOrganization(stack.runtime.orm);
     expect((await call(stack.baseUrl, 'PUT', '/dlp/policy', { key: team.admin.key, body: { detectors: { github_token: 'mask' } } })).status).toBe(200);
     const masked = await call(stack.baseUrl, 'POST', '/assistants', { key: team.member.key, body: { name: `Notifier ${SECRET}`, systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general' }] } });
-    await deliverToChannel(stack.runtime, sender, { ...request, organizationId: team.id, assistantId: masked.body.id });
+    const executionId = await recordRunningExecution(stack.runtime, { organizationId: team.id, assistantId: masked.body.id });
+    await deliverToChannel(stack.runtime, sender, { ...request, executionId, organizationId: team.id, assistantId: masked.body.id });
     expect(sent).toHaveLength(1);
     expect(JSON.stringify(sent[0])).not.toContain(SECRET);
   });

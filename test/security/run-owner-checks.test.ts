@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelMessage, ChannelTarget } from '../../src/channels/index.js';
 import { callToolWithDlp } from '../../src/connectors/tool-use.js';
-import { deliverToChannel } from '../../src/webhooks/assistant-run.js';
+import { deliverToChannel } from '../../src/assistants/assistant-run.js';
+import { recordRunningExecution } from '../helpers/executions.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -51,7 +52,8 @@ describe('tool calls and deliveries a run already chose', () => {
     expect(assistant.status, assistant.text).toBe(201);
     const sent: ChannelMessage[] = [];
     const sender = { send: async (_channel: ChannelTarget, message: ChannelMessage) => (sent.push(message), 'ok') };
-    const request = { executionId: `exec_${randomUUID()}`, organizationId: org.id, assistantId: assistant.body.id, channelIndex: 0, output: 'done', receivedAt: new Date().toISOString() };
+    const executionId = await recordRunningExecution(stack.runtime, { organizationId: org.id, assistantId: assistant.body.id });
+    const request = { executionId, organizationId: org.id, assistantId: assistant.body.id, channelIndex: 0, output: 'done', receivedAt: new Date().toISOString() };
     await deliverToChannel(stack.runtime, sender, request);
     expect(sent).toHaveLength(1);
 

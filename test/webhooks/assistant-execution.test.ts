@@ -106,7 +106,7 @@ describe('assistant webhook execution', () => {
     expect(fetched.body.channels).toEqual([{ type: 'webhook', target: 'https://hooks.example.test/in' }]);
   });
 
-  it('runs with the instructions of its skill before its own, and refuses a skill the caller cannot use', async () => {
+  it("runs with the instructions of its skill before its own in one system prompt (as automations do), and refuses a skill the caller cannot use", async () => {
     const skill = await call(stack.baseUrl, 'POST', '/skills', {
       key: org.admin.key,
       body: { name: 'Tone', description: 'House tone', category: 'productivity', systemPrompt: 'Always answer in formal English.', visibility: 'team' },
@@ -122,10 +122,8 @@ describe('assistant webhook execution', () => {
     await waitFor(async () => (await call(stack.baseUrl, 'GET', `/webhooks/executions/${ack.body.executionId}`, { key: org.admin.key })).body.status === 'success',
       { timeoutMs: 30_000, what: 'execution success' });
     const sent = upstream.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> };
-    expect(sent.messages.slice(0, 2)).toEqual([
-      { role: 'system', content: 'Always answer in formal English.' },
-      { role: 'system', content: 'Summarize.' },
-    ]);
+    expect(sent.messages[0]).toEqual({ role: 'system', content: 'Always answer in formal English.\n\nSummarize.' });
+    expect(sent.messages[1]!.role).toBe('user');
 
     const unknown = await call(stack.baseUrl, 'POST', '/assistants', {
       key: org.admin.key,

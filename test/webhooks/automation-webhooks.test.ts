@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AutomationRun } from '../../src/automations/entities.js';
 import { createRunActivities } from '../../src/automations/run-activities.js';
-import { createWebhookActivities } from '../../src/webhooks/activities.js';
+import { createWebhookRunActivities } from '../../src/automations/webhook-runs.js';
 import { randomExecutionId, webhookRunId } from '../../src/webhooks/webhook-ids.js';
 import { automationStateQuery, runNowUpdate } from '../../src/workflows/automation.contract.js';
 import type { WebhookExecutionInput } from '../../src/workflows/webhook-execution.contract.js';
@@ -175,7 +175,7 @@ describe('starting the automation run of a webhook execution', () => {
 
   it('starts one run however often, and however concurrently, the start activity is repeated', async () => {
     const automationId = await createAutomation();
-    const activities = createWebhookActivities(stack.runtime);
+    const activities = createWebhookRunActivities(stack.runtime);
     const input: WebhookExecutionInput = {
       executionId: randomExecutionId(),
       organizationId: org.id,
@@ -230,7 +230,7 @@ describe("reading a run's progress for a waiting execution", () => {
       schedule: { status: 'paused', nextRunAt: null, skippedFires: 0, version: 0 },
     });
     expect(recorded).not.toBeNull();
-    const activities = createWebhookActivities(stack.runtime);
+    const activities = createWebhookRunActivities(stack.runtime);
     // No workflow yet: the row is all there is, and it is running.
     expect((await activities.readAutomationRunProgress({ organizationId: org.id, runId })).status).toBe('running');
     // A run workflow on a queue nobody polls, terminated by an operator before it could record anything.

@@ -6,7 +6,7 @@ import {
   createAutomationWebhook,
   listAutomationWebhooks,
   revokeAutomationWebhook,
-} from '../../webhooks/automation-webhooks.service.js';
+} from '../../automations/automation-webhooks.service.js';
 import { getExecution } from '../../webhooks/executions.service.js';
 import { receiveWebhook } from '../../webhooks/ingress.service.js';
 import { createWebhookRateLimiter } from '../../webhooks/webhook-rate-limit.js';

@@ -19,6 +19,7 @@ import { Migration20261125090000_automation_run_counts } from './Migration202611
 import { Migration20261127064435_gateway_responses } from './Migration20261127064435_gateway_responses.js';
 import { Migration20261127100000_tool_approvals } from './Migration20261127100000_tool_approvals.js';
 import { Migration20261127110000_api_key_ancestors } from './Migration20261127110000_api_key_ancestors.js';
+import { Migration20261127130000_execution_deliveries } from './Migration20261127130000_execution_deliveries.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -40,4 +41,5 @@ export const migrationsList = [
   { name: 'Migration20261127064435_gateway_responses', class: Migration20261127064435_gateway_responses },
   { name: 'Migration20261127100000_tool_approvals', class: Migration20261127100000_tool_approvals },
   { name: 'Migration20261127110000_api_key_ancestors', class: Migration20261127110000_api_key_ancestors },
+  { name: 'Migration20261127130000_execution_deliveries', class: Migration20261127130000_execution_deliveries },
 ];

@@ -5,11 +5,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
-import { startAutomationRun } from '../automations/automations.service.js';
-import { AutomationRun } from '../automations/entities.js';
+import { toActivityFailure } from '../agent-run/retry.js';
+import { executionWorkflowId, webhookRunId } from '../webhooks/webhook-ids.js';
 import type { WebhookExecutionInput } from '../workflows/webhook-execution.contract.js';
-import { asActivityFailure } from './assistant-run.js';
-import { executionWorkflowId, webhookRunId } from './webhook-ids.js';
+import { startAutomationRun } from './automations.service.js';
+import { AutomationRun } from './entities.js';
 
 export interface AutomationRunProgress {
   runId: string;
@@ -33,7 +33,7 @@ export async function startRunForWebhook(deps: AppDeps, input: WebhookExecutionI
     });
     return { runId: run.runId };
   } catch (error) {
-    throw asActivityFailure(error);
+    throw toActivityFailure(error);
   }
 }
 
@@ -71,4 +71,17 @@ async function closedWithoutResult(deps: Pick<AppDeps, 'temporal'>, runId: strin
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;
   }
+}
+
+/** The activities of an automation webhook's execution: start the run, read its progress. */
+export function createWebhookRunActivities(deps: AppDeps) {
+  return {
+    async startAutomationRunForWebhook(input: WebhookExecutionInput): Promise<{ runId: string }> {
+      return startRunForWebhook(deps, input);
+    },
+
+    async readAutomationRunProgress(request: { organizationId: string; runId: string }): Promise<AutomationRunProgress> {
+      return readRunProgress(deps, request.organizationId, request.runId);
+    },
+  };
 }

@@ -5,13 +5,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../runtime-deps.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
-import { Automation } from '../automations/entities.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Caller } from '../identity/caller.js';
 import { assertQuota } from '../quotas/quota.js';
-import { Webhook } from './entities.js';
-import { isRecordId } from './webhook-ids.js';
-import { issueWebhook, webhookUrl } from './webhooks.service.js';
+import { Webhook } from '../webhooks/entities.js';
+import { isRecordId } from '../webhooks/webhook-ids.js';
+import { issueWebhook, webhookUrl } from '../webhooks/webhooks.service.js';
+import { Automation } from './entities.js';
 
 type Deps = Pick<AppDeps, 'orm' | 'secrets' | 'config' | 'clock'>;
 

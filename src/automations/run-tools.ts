@@ -2,12 +2,13 @@
 // connections, and one tool call per activity (its own timeout; the workflow retries nothing
 // a tool may already have done, see the retry policy where these are proxied).
 import type { AppDeps } from '../runtime-deps.js';
-import { Automation, AutomationRun } from '../automations/entities.js';
-import { settingsOfRun, toActivityFailure } from '../automations/run-activities.js';
-import { withApprovalModes } from './approval-modes.js';
-import { callToolWithDlp, listConnectionTools, type ConnectionTools, type ToolBinding, type ToolCallResult } from './tool-use.js';
+import { toActivityFailure } from '../agent-run/retry.js';
+import { withApprovalModes } from '../connectors/approval-modes.js';
+import { callToolWithDlp, listConnectionTools, type ConnectionTools, type ToolBinding, type ToolCallResult } from '../connectors/tool-use.js';
+import { Automation, AutomationRun } from './entities.js';
+import { settingsOfRun } from './run-activities.js';
 
-export function createToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'clock' | 'gateway'>) {
+export function createRunToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'clock' | 'gateway'>) {
   return {
     /**
      * The run's tools (the automation's, plus its skill version's) resolved to its owner's connections,
