@@ -13,10 +13,9 @@ import { createChannelSender } from '../channels/index.js';
 import { AppError } from '../errors.js';
 import { metrics } from '../metrics.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
-import { assertOwnerActive, OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
-import { runSettingsFor, type RunSettings } from '../skills/run-settings.js';
+import { OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
 import type { RunStep, RunTrigger, ScheduleSnapshot } from '../workflows/run.contract.js';
-import { Automation, AutomationRun, type RunStatus } from './entities.js';
+import type { RunStatus } from './entities.js';
 import { contextText, planOfRun, runInstruction, type RunPlan, type RunPrompt } from './run-plan.js';
 import { activeOwnerOf, completeRunRow, runRowWithAutomation, SKIPPED_RUNNING, startRunRow, type RunRow } from './run-rows.js';
 
@@ -60,13 +59,11 @@ export function createRunActivities(deps: AppDeps) {
 
   const knex = () => deps.orm.em.getConnection().getKnex();
 
-  /** The rows of a run and its automation, as the steps of histories from before `carried-plan` read them. */
-  async function loadRun(runId: string): Promise<{ run: AutomationRun; automation: Automation }> {
-    const em = deps.orm.em.fork();
-    const run = await em.findOne(AutomationRun, { id: runId });
-    const automation = run ? await em.findOne(Automation, { id: run.automationId }) : null;
-    if (!run || !automation) throw ApplicationFailure.nonRetryable('The automation or run no longer exists', 'not_found');
-    return { run, automation };
+  /** The rows of a run and its automation; not_found (permanent) when either is gone. */
+  async function rowOf(runId: string): Promise<RunRow> {
+    const row = await runRowWithAutomation(knex(), runId);
+    if (!row) throw ApplicationFailure.nonRetryable('The automation or run no longer exists', 'not_found');
+    return row;
   }
 
   /** Inserts the run as running and moves lastRunAt and the schedule (one statement); null when the automation is gone. */
@@ -116,16 +113,9 @@ export function createRunActivities(deps: AppDeps) {
   /** The prompt of a step: carried in its input, or (older histories) read from the rows again. */
   async function promptOf(step: RunStep): Promise<{ prompt: RunPrompt; userId: string }> {
     if (step.prompt) return { prompt: step.prompt, userId: await actingOwner(step.prompt) };
-    const { run, automation } = await loadRun(step.runId);
-    const settings = await settingsOfRun(deps.orm.em.fork(), run, automation);
-    return {
-      prompt: {
-        organizationId: automation.organizationId, automationId: automation.id,
-        model: settings.model, systemPrompt: settings.systemPrompt,
-        trigger: run.trigger, startedAt: run.startedAt.toISOString(), context: run.context,
-      },
-      userId: automation.ownerId,
-    };
+    const row = await rowOf(step.runId);
+    const { prompt } = await planOf(row);
+    return { prompt: prompt!, userId: row.ownerId };
   }
 
   /** Throws dlp_blocked (permanent) when the organization's policy blocks the system prompt or the context. */
@@ -196,24 +186,24 @@ export function createRunActivities(deps: AppDeps) {
     /** Delivers the output to one channel, at most once per delivery id. */
     async deliverRunOutput(input: { runId: string; channelIndex: number; output: string }): Promise<DeliveryResult> {
       const deliveryId = `${input.runId}:${input.channelIndex}`;
-      const { run, automation } = await loadRun(input.runId);
-      const channel = automation.channels[input.channelIndex];
+      const row = await rowOf(input.runId);
+      const channel = row.channels[input.channelIndex];
       if (!channel) throw ApplicationFailure.nonRetryable(`The automation has no channel ${input.channelIndex}`, 'not_found');
       return deliverOnce(deps, channels, {
         deliveryId,
-        owner: { runId: run.id },
-        organizationId: automation.organizationId,
-        ownerId: automation.ownerId,
+        owner: { runId: row.runId },
+        organizationId: row.organizationId,
+        ownerId: row.ownerId,
         channel,
         output: input.output,
-        name: automation.name,
+        name: row.name,
         message: ({ output, name }) => ({
           deliveryId,
-          automationId: automation.id,
+          automationId: row.automationId,
           automationName: name,
-          runId: run.id,
-          trigger: run.trigger,
-          startedAt: run.startedAt.toISOString(),
+          runId: row.runId,
+          trigger: row.trigger,
+          startedAt: row.startedAt.toISOString(),
           output,
         }),
       });
@@ -245,19 +235,3 @@ export function createRunActivities(deps: AppDeps) {
 }
 
 export type RunActivities = ReturnType<typeof createRunActivities>;
-
-/**
- * The prompt, model and tools of a run: with the skill version recorded on the run once it has
- * one, so a version published mid-run does not change the run. A skill that can no longer be
- * resolved fails the run (not_found, permanent). Every step that acts comes through here, so a
- * run whose owner was disabled or removed meanwhile fails at its next step (forbidden, permanent).
- */
-export async function settingsOfRun(em: ReturnType<AppDeps['orm']['em']['fork']>, run: AutomationRun, automation: Automation): Promise<RunSettings> {
-  const source = run.skillId ? { ...automation, skillId: run.skillId, skillVersion: run.skillVersion } : automation;
-  try {
-    await assertOwnerActive(em, automation.organizationId, automation.ownerId);
-    return await runSettingsFor(em, source);
-  } catch (error) {
-    throw toActivityFailure(error);
-  }
-}

@@ -8,8 +8,7 @@ import { AppError } from '../errors.js';
 import { OWNER_INACTIVE_MESSAGE } from '../identity/run-principal.js';
 import { runSettingsFor, type AutomationRunSource, type RunSettings } from '../skills/run-settings.js';
 import type { RunPrompt, RunTrigger } from '../workflows/run.contract.js';
-import { AutomationRun } from './entities.js';
-import type { RunRow } from './run-rows.js';
+import { recordRunSkill, type RunRow } from './run-rows.js';
 
 export type { RunPrompt } from '../workflows/run.contract.js';
 
@@ -30,19 +29,10 @@ export interface RunPlan {
  * the first time (a retry finds it recorded and resolves that same version).
  */
 export async function planOfRun(em: EntityManager, row: RunRow): Promise<RunPlan> {
-  if (row.ownerStatus !== 'active') throw new AppError('forbidden', OWNER_INACTIVE_MESSAGE, { param: 'ownerId' });
-  const source: AutomationRunSource = {
-    organizationId: row.organizationId,
-    ownerId: row.ownerId,
-    systemPrompt: row.systemPrompt,
-    model: row.model,
-    tools: row.tools,
-    ...(row.runSkillId ? { skillId: row.runSkillId, skillVersion: row.runSkillVersion } : { skillId: row.skillId, skillVersion: row.skillVersion }),
-  };
-  const settings = await runSettingsFor(em, source);
+  const settings = await settingsOfRow(em, row);
   if (settings.skill && !row.runSkillId) {
     // Unpinned = the latest version when the run starts; every later step uses this one.
-    await em.nativeUpdate(AutomationRun, { id: row.runId, skillId: null }, { skillId: settings.skill.skillId, skillVersion: settings.skill.version });
+    await recordRunSkill(em.getConnection().getKnex(), row.runId, settings.skill);
   }
   return {
     automationName: row.name,
@@ -59,6 +49,25 @@ export async function planOfRun(em: EntityManager, row: RunRow): Promise<RunPlan
       context: row.context ?? null,
     },
   };
+}
+
+/**
+ * The prompt, model and tools of a run: with the skill version recorded on the run once it has
+ * one, so a version published mid-run does not change the run. A skill that can no longer be
+ * resolved fails the run (not_found, permanent); so does an owner disabled or removed meanwhile
+ * (forbidden, permanent).
+ */
+export async function settingsOfRow(em: EntityManager, row: RunRow): Promise<RunSettings> {
+  if (row.ownerStatus !== 'active') throw new AppError('forbidden', OWNER_INACTIVE_MESSAGE, { param: 'ownerId' });
+  const source: AutomationRunSource = {
+    organizationId: row.organizationId,
+    ownerId: row.ownerId,
+    systemPrompt: row.systemPrompt,
+    model: row.model,
+    tools: row.tools,
+    ...(row.runSkillId ? { skillId: row.runSkillId, skillVersion: row.runSkillVersion } : { skillId: row.skillId, skillVersion: row.skillVersion }),
+  };
+  return runSettingsFor(em, source);
 }
 
 export function contextText(context: unknown): string | null {

@@ -1,11 +1,14 @@
-// The run's rows in single statements: a burst of fires makes these once per run, and each
+// All of the run SQL (runs, their automation's columns, the entity's schedule write-back), in single
+// statements: a burst of fires makes these once per run, and each
 // ORM round trip (find, hydrate, flush, transaction) cost the worker more CPU than the SQL did.
 // Every statement is safe to repeat (activities are retried): the insert is keyed by the run id,
 // lastRunAt only moves forward and only with the insert, the schedule snapshot is written only
 // when its version is newer than the row's, and only a running run is completed.
 // Parameters are bound ($n), not quoted into the SQL text (prompts and contexts can be long).
 import type { AppDeps } from '../runtime-deps.js';
+import type { ToolApprovals } from '../approval-policy/policy.js';
 import type { StoredChannel } from '../channels/types.js';
+import type { ScheduleSnapshot } from '../workflows/run.contract.js';
 import type { AutomationStatus, RunStatus, RunTrigger } from './entities.js';
 
 type Knex = ReturnType<ReturnType<AppDeps['orm']['em']['getConnection']>['getKnex']>;
@@ -23,6 +26,8 @@ export interface RunRow {
   model: string;
   tools: string[];
   channels: StoredChannel[];
+  /** Which of the run's tool calls wait for a person (the automation's own policy). */
+  toolApprovals: ToolApprovals | null;
   /** The automation's skill and pinned version. */
   skillId: string | null;
   skillVersion: number | null;
@@ -53,7 +58,7 @@ export interface RunRowStart {
 const PLAN_COLUMNS = `
   a."id" as "automationId", a."organization_id" as "organizationId", a."owner_id" as "ownerId",
   (select u."status" from "users" u where u."id" = a."owner_id" and u."organization_id" = a."organization_id") as "ownerStatus",
-  a."name", a."system_prompt" as "systemPrompt", a."model", a."tools", a."channels",
+  a."name", a."system_prompt" as "systemPrompt", a."model", a."tools", a."channels", a."tool_approvals" as "toolApprovals",
   a."skill_id" as "skillId", a."skill_version" as "skillVersion"`;
 
 /**
@@ -191,4 +196,53 @@ export async function completeRunRow(knex: Knex, completion: RunCompletion): Pro
 export async function activeOwnerOf(knex: Knex, automationId: string, organizationId: string): Promise<string | null> {
   const [row] = await rows<{ ownerId: string }>(knex, ACTIVE_OWNER_SQL, [automationId, organizationId]);
   return row?.ownerId ?? null;
+}
+
+/** Records the skill version a run resolved first (unpinned: the latest at its start); every later step uses it. */
+export async function recordRunSkill(knex: Knex, runId: string, skill: { skillId: string; version: number }): Promise<void> {
+  await knex.raw('update "automation_runs" set "skill_id" = ?, "skill_version" = ? where "id" = ? and "skill_id" is null', [skill.skillId, skill.version, runId]);
+}
+
+/** The owner of a run's automation now (whatever their status: the tool call checks it), or null when either is gone. */
+export async function ownerOfRun(knex: Knex, runId: string, organizationId: string): Promise<string | null> {
+  const [row] = await rows<{ ownerId: string }>(knex, OWNER_OF_RUN_SQL, [runId, organizationId]);
+  return row?.ownerId ?? null;
+}
+
+const OWNER_OF_RUN_SQL = `
+select a."owner_id" as "ownerId" from "automation_runs" r join "automations" a on a."id" = r."automation_id" and a."organization_id" = r."organization_id"
+where r."id" = ? and r."organization_id" = ?`;
+
+/**
+ * Writes the entity workflow's schedule state unless a newer one was already written (its
+ * version); the schedule itself only with both of its fields (changed by the `schedule` signal).
+ * True while the automation exists.
+ */
+export async function writeScheduleState(knex: Knex, automationId: string, snapshot: ScheduleSnapshot): Promise<boolean> {
+  const both = snapshot.schedule !== undefined && snapshot.timezone !== undefined;
+  const [row] = await rows<{ exists: boolean }>(knex, WRITE_SCHEDULE_SQL, [
+    snapshot.status, snapshot.nextRunAt ? new Date(snapshot.nextRunAt) : null, snapshot.skippedFires, snapshot.version,
+    both ? snapshot.schedule! : null, both ? snapshot.timezone! : null, automationId, snapshot.version, automationId,
+  ]);
+  return row?.exists ?? false;
+}
+
+const WRITE_SCHEDULE_SQL = `
+with "written" as (
+  update "automations" set "status" = ?, "next_run_at" = ?::timestamptz, "skipped_fires" = ?, "state_version" = ?,
+    "schedule" = coalesce(?::text, "schedule"), "timezone" = coalesce(?::text, "timezone")
+  where "id" = ? and "state_version" < ?
+)
+select exists (select 1 from "automations" where "id" = ?) as "exists"`;
+
+/** Of the given runs, those not running (ended, or without a row). */
+export async function endedRunIds(knex: Knex, runIds: string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const running = await rows<{ id: string }>(
+    knex,
+    `select "id" from "automation_runs" where "status" = 'running' and "id" in (${runIds.map(() => '?::uuid').join(', ')})`,
+    runIds,
+  );
+  const stillRunning = new Set(running.map((run) => run.id));
+  return runIds.filter((id) => !stillRunning.has(id));
 }
