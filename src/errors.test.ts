@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, ERROR_STATUS } from './errors.js';
+import { AppError, ERROR_STATUS, isRetryableCode, type ErrorCode } from './errors.js';
 
 describe('AppError', () => {
   it('maps every code through the one status table', () => {
@@ -18,5 +18,12 @@ describe('AppError', () => {
   it('never lets details override the contract fields', () => {
     const error = new AppError('forbidden', 'no', { details: { code: 'owned', param: 'p' } });
     expect(error.toBody().error).toMatchObject({ code: 'forbidden', param: null });
+  });
+});
+
+describe('isRetryableCode (the retry rule of agent runs)', () => {
+  it('retries server-side and upstream failures (5xx) and rate limiting (429), and no other client error', () => {
+    const retried = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter(isRetryableCode).sort();
+    expect(retried).toEqual(['internal_error', 'provider_error', 'provider_unavailable', 'rate_limited', 'service_unavailable']);
   });
 });
