@@ -107,6 +107,11 @@ const envSchema = z.object({
    * its Temporal timeout allows 30 days of waiting (RUN_APPROVAL_WAIT_LIMIT_MS).
    */
   APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(259_200).default(86_400),
+  /**
+   * A run's time of work: checked before each model call, waits for approvals not counted
+   * (docs/automations.md). At most an hour, which the run's Temporal timeout allows for.
+   */
+  RUN_WORK_SECONDS: z.coerce.number().int().min(1).max(3600).default(3600),
   /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
   // An evicted automation replays its history since the last continue-as-new at its next fire
   // (~0.75 ms of CPU per event): 500 events (~40 fires) keep that replay under ~0.4 s.

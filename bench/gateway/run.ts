@@ -117,8 +117,11 @@ function treeMemoryMb(child: ChildProcess, field: 'VmHWM' | 'VmRSS'): number {
   return kb / 1024;
 }
 
-/** A load result with the proxy's CPU time (user + system, its whole process tree) per request, µs. */
-type Measured = LoadResult & { cpuUs: number };
+/**
+ * A load result with the proxy's CPU time (user + system, its whole process tree) per request, µs;
+ * the wire table adds PostgreSQL's and the whole machine's (load generator and fake upstream included).
+ */
+type Measured = LoadResult & { cpuUs: number; pgUs?: number; machineUs?: number };
 
 /**
  * CPU time the process tree used so far, ms. Per request it barely depends on what else runs
@@ -135,6 +138,30 @@ function treeCpuMs(child: ChildProcess): number {
     }
   }
   return (ticks * 1000) / 100; // USER_HZ
+}
+
+/** CPU time of every PostgreSQL process on the machine so far, ms (the stored responses' inserts run there). */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return (ticks * 1000) / 100;
+}
+
+/** Busy CPU time of the whole machine so far (every core; idle and I/O wait left out), ms. */
+function machineCpuMs(): number {
+  const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const busy = fields.slice(0, 8).reduce((sum, ticks, index) => (index === 3 || index === 4 ? sum : sum + ticks!), 0);
+  return (busy * 1000) / 100;
 }
 
 function peakRssMb(child: ChildProcess): number {
@@ -256,10 +283,22 @@ async function wireFormatsReport(direct: Target, chat: Target, child: ChildProce
         // The previous run's records and settlements flush after its answers (every 200 ms): not this run's CPU.
         await new Promise((resolve) => setTimeout(resolve, slices > 1 ? 400 : 1000));
         const cpuBefore = target === direct ? NaN : treeCpuMs(child);
+        const [pgBefore, machineBefore] = [postgresCpuMs(), machineCpuMs()];
         const result = await runLoad(target, { connections: scenario.connections, durationMs: (seconds * 1000) / slices, stream: scenario.stream });
         const cpuMs = target === direct ? NaN : treeCpuMs(child) - cpuBefore;
+        const [pgMs, machineMs] = [postgresCpuMs() - pgBefore, machineCpuMs() - machineBefore];
         const sofar = measured.get(target.name)?.[scenario.key];
-        measured.set(target.name, { ...measured.get(target.name), [scenario.key]: sofar ? mergeSlices(sofar, result, cpuMs) : { ...result, cpuUs: (cpuMs / Math.max(1, result.requests)) * 1000 } });
+        const perRequest = (ms: number, requests: number) => (ms / Math.max(1, requests)) * 1000;
+        measured.set(target.name, {
+          ...measured.get(target.name),
+          [scenario.key]: sofar
+            ? {
+              ...mergeSlices(sofar, result, cpuMs),
+              pgUs: perRequest((sofar.pgUs! * sofar.requests) / 1000 + pgMs, sofar.requests + result.requests),
+              machineUs: perRequest((sofar.machineUs! * sofar.requests) / 1000 + machineMs, sofar.requests + result.requests),
+            }
+            : { ...result, cpuUs: perRequest(cpuMs, result.requests), pgUs: perRequest(pgMs, result.requests), machineUs: perRequest(machineMs, result.requests) },
+        });
       }
     }
   }
@@ -271,13 +310,14 @@ async function wireFormatsReport(direct: Target, chat: Target, child: ChildProce
     const errors = Object.values(r).reduce((sum, x) => sum + x.errors, 0);
     return (
       `| ${name} | +${f(r.seq!.meanMs - base.seq!.meanMs, 3)} | +${f(r.seqStream!.ttfbMs - base.seqStream!.ttfbMs, 3)} | ${f(r.c64!.rps, 0)} (${f(r.c64!.p99Ms, 1)}) ` +
-      `| ${f((r.c64!.rps / ofChat.c64!.rps) * 100, 0)}% | ${f(r.c64!.cpuUs, 0)} | ${errors} |`
+      `| ${f((r.c64!.rps / ofChat.c64!.rps) * 100, 0)}% | ${f(r.c64!.cpuUs, 0)} | ${f(r.c64!.pgUs!, 0)} | ${f(r.c64!.machineUs!, 0)} ` +
+      `(${f((r.c64!.machineUs! / ofChat.c64!.machineUs!) * 100, 0)}%) | ${errors} |`
     );
   });
   return [
     '',
-    '| wire format (same gateway) | seq overhead ms | added stream TTFB ms | rps @64 (p99 ms) | rps vs chat completions | CPU µs per request @64 | errors |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| wire format (same gateway) | seq overhead ms | added stream TTFB ms | rps @64 (p99 ms) | rps vs chat completions | CPU µs per request @64 | PostgreSQL CPU µs @64 | machine CPU µs @64 (vs chat completions) | errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }

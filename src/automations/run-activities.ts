@@ -94,7 +94,7 @@ export function createRunActivities(deps: AppDeps) {
   async function planOf(row: RunRow | null): Promise<RunPlan> {
     if (!row) throw ApplicationFailure.nonRetryable('The automation or run no longer exists', 'not_found');
     try {
-      return await planOfRun(deps.orm.em.fork(), row);
+      return { ...await planOfRun(deps.orm.em.fork(), row), workSeconds: deps.config.RUN_WORK_SECONDS };
     } catch (error) {
       throw toActivityFailure(error);
     }

@@ -21,6 +21,8 @@ export interface RunPlan {
   prompt?: RunPrompt;
   /** True when the step that made the plan also passed the DLP scan of the prompt and context. */
   scanned?: boolean;
+  /** The run's time of work (RUN_WORK_SECONDS) as its start saw it; absent from older plans (an hour). */
+  workSeconds?: number;
 }
 
 /**

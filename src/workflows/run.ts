@@ -65,8 +65,25 @@ export function workedMs(startedAtMs: number, nowMs: number, waitedMs: number): 
   return nowMs - startedAtMs - waitedMs;
 }
 
-/** What `codeVersion` the automation workflow gives the runs it starts now (2: `begin.fireAt` is known). */
-export const RUN_CODE = 2;
+/**
+ * Whether a run has used up its hour of work (RUN_WORK_SECONDS, at most an hour) before its next
+ * model call. From run code 3 the time counts from the run's fire (a run started ahead of it did
+ * not work while it waited for it) and is checked whether or not the run waited for approvals: its
+ * Temporal timeout allows for 30 days of waits, so it no longer ends a run that keeps working.
+ * Older runs checked an hour only after a wait.
+ */
+export function outOfWorkTime(
+  run: { codeVersion: number; workStartMs: number; startedMs: number; workMs?: number }, nowMs: number, waitedMs: number,
+): boolean {
+  if (run.codeVersion < 3) return waitedMs > 0 && workedMs(run.startedMs, nowMs, waitedMs) > RUN_WORK_TIME_MS;
+  return workedMs(run.workStartMs, nowMs, waitedMs) > Math.min(run.workMs ?? RUN_WORK_TIME_MS, RUN_WORK_TIME_MS);
+}
+
+/**
+ * What `codeVersion` the automation workflow gives the runs it starts now (2: `begin.fireAt` is
+ * known; 3: the hour of work is checked before every model call, see `outOfWorkTime`).
+ */
+export const RUN_CODE = 3;
 
 export interface RunBegin {
   context: unknown;
@@ -196,7 +213,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
     const step: RunStep = carried && plan.prompt ? { runId, prompt: plan.prompt } : { runId };
     if (!(carried && plan.scanned)) await (lean ? scanLocally.scanRunInput : scanRunInput)(step);
     // Usage is added as each model call completes: a run failing later still records what it consumed.
-    output = plan.toolCount > 0 ? await answerWithTools(input, step, totals) : addUsage(totals, await generateRunOutput(step)).output;
+    output = plan.toolCount > 0 ? await answerWithTools(input, step, totals, plan.workSeconds) : addUsage(totals, await generateRunOutput(step)).output;
     for (let channelIndex = 0; channelIndex < plan.channelCount; channelIndex += 1) {
       await deliverRunOutput({ runId, channelIndex, output });
     }
@@ -251,14 +268,22 @@ async function waitForFire(fireAt: number): Promise<'fired' | 'disarmed' | 'skip
 }
 
 /** The model answers with the MCP tools of the automation; each tool call is its own activity. Usage goes to `totals` step by step. */
-async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, totals: RunTotals): Promise<string> {
+async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, totals: RunTotals, workSeconds: number | undefined): Promise<string> {
   const { runId } = input;
   const tools = await listRunTools({ runId });
   // Only tools marked for approval (histories from before approvals have none) make the run wait.
   const approvals = approvalWaiter({ runId, organizationId: input.organizationId, workflowId: workflowInfo().workflowId });
+  const startedMs = workflowInfo().startTime.getTime();
+  const work = {
+    codeVersion: input.codeVersion ?? 0, startedMs,
+    workStartMs: input.begin?.fireAt ? Date.parse(input.begin.fireAt) : startedMs,
+    ...(workSeconds ? { workMs: workSeconds * 1000 } : {}),
+  };
   const steps: ToolLoopSteps = {
     async complete(conversation, offered) {
-      assertWithinWorkTime(approvals.waitedMs());
+      if (outOfWorkTime(work, Date.now(), approvals.waitedMs())) {
+        throw ApplicationFailure.nonRetryable('The run used up its time of work (RUN_WORK_SECONDS; time spent waiting for approvals not counted)', 'timed_out');
+      }
       const step = addUsage(totals, await generateRunOutput({ ...modelStep, conversation, tools: offered }));
       return { content: step.output, toolCalls: step.toolCalls, tokensInput: step.tokensInput, tokensOutput: step.tokensOutput, cost: step.cost };
     },
@@ -266,16 +291,6 @@ async function answerWithTools(input: RunWorkflowInput, modelStep: RunStep, tota
     awaitApprovals: (calls) => approvals.awaitApprovals(calls),
   };
   return (await runToolCallingLoop(steps, tools)).output;
-}
-
-/**
- * A run has an hour of work (RUN_EXECUTION_TIMEOUT_MS); time spent waiting for approvals is not
- * counted, so its Temporal timeout allows for the waits too (RUN_APPROVAL_WAIT_LIMIT_MS) and the
- * hour is checked here, before each model call of a run that has waited.
- */
-function assertWithinWorkTime(waitedMs: number): void {
-  if (waitedMs === 0) return;
-  if (workedMs(workflowInfo().startTime.getTime(), Date.now(), waitedMs) > RUN_WORK_TIME_MS) throw ApplicationFailure.nonRetryable('The run used up its hour of work (time spent waiting for approvals not counted)', 'timed_out');
 }
 
 interface RunTotals {

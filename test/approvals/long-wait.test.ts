@@ -11,7 +11,7 @@ import { ToolApproval } from '../../src/approval-policy/entities.js';
 import { createRunActivities, type RunStart } from '../../src/automations/run-activities.js';
 import { loadConfig } from '../../src/config.js';
 import { RUN_APPROVAL_WAIT_LIMIT_MS } from '../../src/workflows/approvals.contract.js';
-import { RUN_WORK_TIME_MS, runExecutionTimeoutMs, workedMs } from '../../src/workflows/run.js';
+import { RUN_CODE, RUN_WORK_TIME_MS, outOfWorkTime, runExecutionTimeoutMs, workedMs } from '../../src/workflows/run.js';
 import { MAX_TOOL_ITERATIONS } from '../../src/connectors/tool-loop.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
@@ -47,6 +47,20 @@ describe('a run that waits for longer than an hour', () => {
     // Waited 26 hours, worked 20 minutes: well within its hour.
     expect(workedMs(started, started + 26 * HOUR + 20 * 60_000, 26 * HOUR)).toBe(20 * 60_000);
     expect(workedMs(started, started + 26 * HOUR + 61 * 60_000, 26 * HOUR)).toBeGreaterThan(RUN_WORK_TIME_MS);
+  });
+
+  it('ends a run that never waited once its hour of work from the fire is used up (its Temporal timeout no longer does)', () => {
+    const fire = Date.parse('2031-01-01T09:00:00Z');
+    const run = { codeVersion: RUN_CODE, startedMs: fire - 60_000, workStartMs: fire };
+    // Started a minute ahead of its fire: that minute is not work.
+    expect(outOfWorkTime(run, fire + 60 * 60_000, 0)).toBe(false);
+    expect(outOfWorkTime(run, fire + 61 * 60_000, 0)).toBe(true);
+    expect(outOfWorkTime(run, fire + 26 * HOUR + 20 * 60_000, 26 * HOUR)).toBe(false);
+    expect(outOfWorkTime(run, fire + 26 * HOUR + 61 * 60_000, 26 * HOUR)).toBe(true);
+    // Runs of older code (replayed) checked the hour only after a wait, from their start.
+    const older = { ...run, codeVersion: 2 };
+    expect(outOfWorkTime(older, fire + 2 * HOUR, 0)).toBe(false);
+    expect(outOfWorkTime(older, fire + 26 * HOUR + 60 * 60_000, 26 * HOUR)).toBe(true);
   });
 
   it('keeps a run that started three hours ago and waits for an approval counted as running: the fire is skipped', async () => {

@@ -95,6 +95,10 @@ const PATCHES: Record<string, string[]> = {
   // A tool call from before approvals, and one that waited for an approval.
   'run-tools.code-2.history.bin': [],
   'run-approved.code-2.history.bin': ['tool-approvals'],
+  // Code 3 (the time of work checked before every model call): approved after longer than the
+  // whole time of work, and ended `timed_out` without a wait (test/approvals/work-time.test.ts).
+  'run-approved-late.code-3.history.bin': ['tool-approvals'],
+  'run-timed-out.code-3.history.bin': [],
   'run-manual-cancelled.lean.patched.history.bin': ['lean-run'],
   'run-manual.code-1.history.bin': [],
   'run-manual.carried-plan.patched.history.bin': ['lean-run', 'carried-plan'],
