@@ -47,13 +47,16 @@ export async function webhookExecutionWorkflow(input: WebhookExecutionInput): Pr
     await bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'success', outcome });
     return outcome;
   } catch (error) {
+    const cancelled = isCancellation(error);
     // As a run records it: `cancelled`, or the failure's code then its reason.
-    const message = isCancellation(error) ? 'cancelled' : codedFailureMessage(error);
+    const message = cancelled ? 'cancelled' : codedFailureMessage(error);
     // An execution failing in its tool loop still records what its completed model calls consumed.
     const spent = consumed.inputTokens + consumed.outputTokens > 0 ? { outcome: { output: null, usage: consumed } } : {};
-    // Recorded even when the execution was cancelled (from the Web UI or `temporal workflow cancel`).
-    await CancellationScope.nonCancellable(() => bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'failure', error: message, ...spent }));
-    if (isCancellation(error)) throw error;
+    const finish = () => bookkeeping.finishWebhookExecution({ executionId: input.executionId, status: 'failure', error: message, ...spent });
+    // A cancel (Web UI, `temporal workflow cancel`) is recorded too, outside the cancelled scope;
+    // executions cancelled before the patch asked for it in the cancelled scope, which refused at once.
+    await (cancelled && patched(WEBHOOK_CANCEL_RECORDED_PATCH) ? CancellationScope.nonCancellable(finish) : finish());
+    if (cancelled) throw error;
     throw ApplicationFailure.nonRetryable(message, 'WebhookExecutionFailed');
   }
 }
@@ -87,6 +90,8 @@ const dlpScan = proxyActivities<Activities>({
   summary: 'DLP scan of the prompt and the webhook payload',
 });
 
+/** Marks executions that record a cancel as their end (`cancelled`); older ones ended without recording it. */
+export const WEBHOOK_CANCEL_RECORDED_PATCH = 'webhook-cancel-recorded';
 /** Executions started before assistants used their tools answered in one model call. */
 export const ASSISTANT_TOOLS_PATCH = 'assistant-tools';
 /** Executions started before the payload's DLP scan was an activity of its own (the gateway scanned it per model call). */
