@@ -1,8 +1,38 @@
 // The workflow side of an agent run, shared by the run workflow (automations) and the webhook
 // execution workflow (assistants): how a failed tool call reads to the model, and the failure
 // text a run or an execution records. Deterministic; no I/O.
-import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, type ActivityOptions } from '@temporalio/workflow';
 import type { ToolCallResult } from '../connectors/tool-use.js';
+
+/**
+ * The timeouts and retries of an agent run's steps, the same for both kinds of run. Options are
+ * not part of a history: changing them needs no patch.
+ */
+export const AGENT_STEP_OPTIONS = {
+  /** The gateway fails over between providers itself; a retry covers a lost worker (noticed within the heartbeat timeout). */
+  model: {
+    startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: '15 seconds',
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
+    summary: 'Model call through the gateway',
+  },
+  /** Starts each connector of the run to list its tools (15 s deadline each). */
+  toolListing: {
+    startToCloseTimeout: '3 minutes',
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+    summary: 'List the MCP tools of the run',
+  },
+  /** One tool call (30 s deadline inside). Not retried: a tool may act (post, write) before failing. */
+  toolCall: { startToCloseTimeout: '45 seconds', retry: { maximumAttempts: 1 }, summary: 'Call one MCP tool' },
+  /** Delivery to one channel, once per delivery id (a retry after a send that went through sends nothing). */
+  delivery: {
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
+    summary: 'Deliver the answer to a channel',
+  },
+  /** The DLP scan of the prompts and the run's context (a webhook body). */
+  inputScan: { startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumAttempts: 3 }, summary: 'DLP scan of the prompt and context' },
+} satisfies Record<string, ActivityOptions>;
 
 /** One tool call; a failure (not a cancellation) comes back as text the model hears, so it may continue without it. */
 export async function toolCallOrError(call: () => Promise<ToolCallResult>): Promise<ToolCallResult> {

@@ -20,7 +20,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
-import { toolCallOrError, codedFailureMessage } from './agent-steps.js';
+import { AGENT_STEP_OPTIONS, toolCallOrError, codedFailureMessage } from './agent-steps.js';
 import { approvalWaiter } from './approval-wait.js';
 import { RUN_APPROVAL_WAIT_LIMIT_MS } from './approvals.contract.js';
 import { CATCH_UP_WINDOW_MS, disarmSignal } from './automation.contract.js';
@@ -125,11 +125,7 @@ const completeLocally = proxyLocalActivities<Activities>({
 const { completeRun } = proxyActivities<Activities>({
   startToCloseTimeout: '15 seconds', retry: record, summary: 'Record the run result',
 });
-const scanOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
-  summary: 'DLP scan of the prompt and context',
-} as const;
+const scanOptions = AGENT_STEP_OPTIONS.inputScan;
 const { scanRunInput } = proxyActivities<Activities>(scanOptions);
 // The scan is in-process, short and idempotent: as a local activity it runs in the run's first
 // workflow task instead of costing a task queue round trip and a workflow task of its own.
@@ -149,30 +145,10 @@ export const LEAN_RUN_PATCH = 'lean-run';
  * settings again.
  */
 export const CARRIED_PLAN_PATCH = 'carried-plan';
-const { generateRunOutput } = proxyActivities<Activities>({
-  // The gateway fails over between providers itself; a retry here covers a lost worker.
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
-  summary: 'Model call through the gateway',
-});
-const { listRunTools } = proxyActivities<Activities>({
-  // Starts each connector of the run to list its tools (15 s deadline each).
-  startToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
-  summary: 'List the MCP tools of the run',
-});
-const { callRunTool } = proxyActivities<Activities>({
-  // One tool call (30 s deadline inside). Not retried: a tool may act (post, write) before failing.
-  startToCloseTimeout: '45 seconds',
-  retry: { maximumAttempts: 1 },
-  summary: 'Call one MCP tool',
-});
-const { deliverRunOutput } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 6 },
-  summary: 'Deliver the output to a channel',
-});
+const { generateRunOutput } = proxyActivities<Activities>(AGENT_STEP_OPTIONS.model);
+const { listRunTools } = proxyActivities<Activities>(AGENT_STEP_OPTIONS.toolListing);
+const { callRunTool } = proxyActivities<Activities>(AGENT_STEP_OPTIONS.toolCall);
+const { deliverRunOutput } = proxyActivities<Activities>(AGENT_STEP_OPTIONS.delivery);
 
 export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowResult> {
   const { runId } = input;

@@ -11,7 +11,7 @@
 import { ApplicationFailure, CancellationScope, condition, isCancellation, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
-import { codedFailureMessage, toolCallOrError } from './agent-steps.js';
+import { AGENT_STEP_OPTIONS, codedFailureMessage, toolCallOrError } from './agent-steps.js';
 import { approvalWaiter } from './approval-wait.js';
 import {
   automationRunEndedSignal,
@@ -27,12 +27,8 @@ const bookkeeping = proxyActivities<Activities>({
   summary: 'Webhook execution bookkeeping',
 });
 
-const work = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  // The model call heartbeats: a lost worker is noticed within seconds, not the 3 minutes.
-  heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
-});
+// An assistant's steps time out and retry as an automation run's (agent-steps.ts).
+const work = proxyActivities<Activities>(AGENT_STEP_OPTIONS.model);
 
 /** Usage of the model calls made so far, added as each one completes. */
 type UsageTotals = { inputTokens: number; outputTokens: number; cost: number };
@@ -64,31 +60,10 @@ export async function webhookExecutionWorkflow(input: WebhookExecutionInput): Pr
 // The contract names this signature for the API's typed start: the two cannot drift apart.
 webhookExecutionWorkflow satisfies WebhookExecutionWorkflow;
 
-const delivery = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
-  summary: 'Deliver the answer to a channel',
-});
-
-const toolListing = proxyActivities<Activities>({
-  // Starts each connector of the assistant to list its tools (15 s deadline each).
-  startToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
-  summary: 'List the MCP tools of the assistant',
-});
-
-const toolCalls = proxyActivities<Activities>({
-  // One tool call (30 s deadline inside). Not retried: a tool may act (post, write) before failing.
-  startToCloseTimeout: '45 seconds',
-  retry: { maximumAttempts: 1 },
-  summary: 'Call one MCP tool',
-});
-
-const dlpScan = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
-  summary: 'DLP scan of the prompt and the webhook payload',
-});
+const delivery = proxyActivities<Activities>(AGENT_STEP_OPTIONS.delivery);
+const toolListing = proxyActivities<Activities>(AGENT_STEP_OPTIONS.toolListing);
+const toolCalls = proxyActivities<Activities>(AGENT_STEP_OPTIONS.toolCall);
+const dlpScan = proxyActivities<Activities>(AGENT_STEP_OPTIONS.inputScan);
 
 /** Marks executions that record a cancel as their end (`cancelled`); older ones ended without recording it. */
 export const WEBHOOK_CANCEL_RECORDED_PATCH = 'webhook-cancel-recorded';
