@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secrets.js';
 import { openDatabase, type DatabaseTarget } from './db/orm.js';
+import { entities } from './orm-entities.js';
 import { createGateway } from './gateway/index.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
@@ -45,7 +46,7 @@ export async function openRuntime(
   // Before anything that makes spans or Temporal clients: the interceptors need the provider.
   await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
   try {
-    const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
+    const orm = await openDatabase(overrides.database ?? databaseTarget(config), { entities, logger });
     opened.push(() => orm.close());
     const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
     opened.push(() => shared.close());
