@@ -11,6 +11,7 @@ import { createSecretBox, resolveSecretKey } from './crypto/secrets.js';
 import { openDatabase, type DatabaseTarget } from './db/orm.js';
 import { entities } from './orm-entities.js';
 import { createGateway } from './gateway/index.js';
+import { ResponsesStore } from './gateway/responses.service.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
@@ -76,6 +77,7 @@ export async function openRuntime(
     });
     const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
     const credentials = new CredentialCache(shared);
+    const responses = new ResponsesStore({ orm, secrets, clock, retentionDays: config.RESPONSES_RETENTION_DAYS });
     return {
       config,
       logger,
@@ -84,6 +86,7 @@ export async function openRuntime(
       temporal,
       clock,
       gateway,
+      responses,
       budget,
       credentials,
       mailer,
