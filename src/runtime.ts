@@ -45,7 +45,7 @@ export async function openRuntime(
   // First: a production start without SECRET_KEY stops here, before it touches anything.
   const secretKey = resolveSecretKey(config, logger);
   // Before anything that makes spans or Temporal clients: the interceptors need the provider.
-  await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
+  await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace', sdkDisabled: config.OTEL_SDK_DISABLED });
   try {
     const orm = await openDatabase(overrides.database ?? databaseTarget(config), { entities, logger });
     opened.push(() => orm.close());

@@ -35,9 +35,9 @@ await runMain('api', async () => {
     import('../automations/automation-workflows.js'),
   ]);
   const runtime = await openRuntime(config, logger);
-  if (!isForkedApiProcess()) announceBootstrap(await bootstrapOnFirstStart(runtime.orm, config, logger));
+  if (!isForkedApiProcess(config)) announceBootstrap(await bootstrapOnFirstStart(runtime.orm, config, logger));
   const api = await startApi(runtime, { port: config.PORT, host: config.HOST });
-  if (isFirstApiProcess()) reconcileAutomationWorkflowsInBackground(runtime);
+  if (isFirstApiProcess(config)) reconcileAutomationWorkflowsInBackground(runtime);
   return async () => {
     await api.stop();
     await runtime.close();
