@@ -13,6 +13,7 @@ export const REDACTED_PATHS = [
   '*.token',
   '*.secret',
   '*.env',
+  '*.environment',
 ];
 
 /** `level` is the config's LOG_LEVEL (or a test's choice): the logger never reads the environment. */
