@@ -20,13 +20,14 @@ export default tseslint.config(
   },
   {
     // One-way layers (docs/ARCHITECTURE.md): features and the shared runtime never import the
-    // entry points (api/, worker/, dev/), the activities composition root, the runtime opener, or
-    // workflow code (only the workflows' *.contract.ts files). Import cycles: scripts/check-cycles.sh.
+    // entry points (api/, worker/, dev/), the activities composition root, the runtime opener, the
+    // ORM entity registry (orm-entities.ts, which imports every feature), or workflow code (only
+    // the workflows' *.contract.ts files). Import cycles: scripts/check-cycles.sh.
     files: ['src/**/*.ts'],
-    ignores: ['src/api/**', 'src/worker/**', 'src/dev/**', 'src/workflows/**', 'src/activities/**', 'src/runtime.ts', 'src/**/*.test.ts'],
+    ignores: ['src/api/**', 'src/worker/**', 'src/dev/**', 'src/workflows/**', 'src/activities/**', 'src/runtime.ts', 'src/orm-entities.ts', 'src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{
-        regex: '^(\\./|(\\.\\./)+)((api|worker|dev|activities)/|runtime\\.js$|workflows/(?!.*\\.contract\\.js$))',
+        regex: '^(\\./|(\\.\\./)+)((api|worker|dev|activities)/|(runtime|orm-entities)\\.js$|workflows/(?!.*\\.contract\\.js$))',
         message: 'Dependencies point down: entry points -> features -> shared runtime; features use workflow contracts (*.contract.ts) only.',
       }] }],
     },

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/orm.js';
+import { entities } from '../src/orm-entities.js';
 import { issueOwnerRecoveryKey, RecoveryRefused } from '../src/identity/owner-recovery.js';
 import { databaseTarget } from '../src/runtime.js';
 
@@ -21,7 +22,7 @@ try {
 }
 if (!values.email) fail('usage: npm run owner:recover -- --email <owner email> [--organization <organization id>]');
 
-const orm = await openDatabase(databaseTarget(loadConfig(process.env)));
+const orm = await openDatabase(databaseTarget(loadConfig(process.env)), { entities });
 try {
   const recovered = await issueOwnerRecoveryKey(orm.em.fork(), { email: values.email, organizationId: values.organization, now: new Date() });
   process.stdout.write(

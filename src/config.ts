@@ -222,6 +222,13 @@ const envSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.url().optional()),
   /** The traces URL itself, instead of OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString.pipe(z.url().optional()),
+  /** `true` keeps traces off whatever the endpoint (the OpenTelemetry SDK's own switch, read here too). */
+  OTEL_SDK_DISABLED: optionalString.transform((value) => value?.toLowerCase() === 'true'),
+  // Set by the worker supervisor and the API's cluster primary on the processes they fork; not for operators.
+  /** Which forked worker process this is (0..WORKER_PROCESSES-1); unset in the supervisor and a single worker. */
+  WORKER_PROCESS_INDEX: optionalNumber(z.coerce.number().int().min(0)),
+  /** Which forked API process this is; unset in the primary and a single-process API. */
+  AIW_API_PROCESS_INDEX: optionalNumber(z.coerce.number().int().min(0)),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -236,6 +243,12 @@ export interface Config extends Env {
   marketplaceUrl: string;
   /** The Web UI origin allowed on the codec endpoints (TEMPORAL_UI_ORIGIN or the local dev server's). */
   temporalUiOrigin: string;
+  /**
+   * The environment this config was parsed from, for what passes variables on rather than
+   * configures the service: `${VAR}` in the gateway config file (any name the file uses), the
+   * few variables a connector process inherits. Read it here, never from process.env.
+   */
+  environment: Readonly<NodeJS.ProcessEnv>;
 }
 
 export class ConfigError extends Error {
@@ -271,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: stripTrailingSlash(values.PUBLIC_BASE_URL ?? `${localBase}/v1`),
     marketplaceUrl: stripTrailingSlash(values.MARKETPLACE_URL ?? `${localBase}/marketplace`),
     temporalUiOrigin: new URL(values.TEMPORAL_UI_ORIGIN ?? `http://localhost:${values.TEMPORAL_UI_PORT}`).origin,
+    environment: env,
   };
 }
 

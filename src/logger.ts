@@ -13,11 +13,13 @@ export const REDACTED_PATHS = [
   '*.token',
   '*.secret',
   '*.env',
+  '*.environment',
 ];
 
-export function createLogger(options: { level?: string; name?: string; destination?: DestinationStream } = {}): Logger {
+/** `level` is the config's LOG_LEVEL (or a test's choice): the logger never reads the environment. */
+export function createLogger(options: { level: string; name?: string; destination?: DestinationStream }): Logger {
   const settings = {
-    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+    level: options.level,
     name: options.name ?? 'ai-workspace',
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     base: { pid: process.pid },

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { SecretBox } from './crypto/secrets.js';
 import type { Orm } from './db/orm.js';
 import type { Gateway } from './gateway/index.js';
+import type { ResponsesStore } from './gateway/responses.service.js';
 import type { CredentialCache } from './identity/credential-cache.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
@@ -22,6 +23,8 @@ export interface AppDeps {
   temporal: TemporalHandle;
   clock: Clock;
   gateway: Gateway;
+  /** Stored responses of POST /v1/responses (`store`), shared by its routes on both paths. */
+  responses: ResponsesStore;
   budget: BudgetGuard & BudgetControl;
   /** API key lookups cached in this process, evicted on every instance when a credential changes. */
   credentials: CredentialCache;

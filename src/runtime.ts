@@ -9,7 +9,9 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secrets.js';
 import { openDatabase, type DatabaseTarget } from './db/orm.js';
+import { entities } from './orm-entities.js';
 import { createGateway } from './gateway/index.js';
+import { ResponsesStore } from './gateway/responses.service.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { openSharedState } from './redis.js';
@@ -43,9 +45,9 @@ export async function openRuntime(
   // First: a production start without SECRET_KEY stops here, before it touches anything.
   const secretKey = resolveSecretKey(config, logger);
   // Before anything that makes spans or Temporal clients: the interceptors need the provider.
-  await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace' });
+  await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, tracesEndpoint: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: 'ai-workspace', sdkDisabled: config.OTEL_SDK_DISABLED });
   try {
-    const orm = await openDatabase(overrides.database ?? databaseTarget(config), logger);
+    const orm = await openDatabase(overrides.database ?? databaseTarget(config), { entities, logger });
     opened.push(() => orm.close());
     const shared = await openSharedState({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }, logger);
     opened.push(() => shared.close());
@@ -75,6 +77,7 @@ export async function openRuntime(
     });
     const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
     const credentials = new CredentialCache(shared);
+    const responses = new ResponsesStore({ orm, secrets, clock, retentionDays: config.RESPONSES_RETENTION_DAYS });
     return {
       config,
       logger,
@@ -83,6 +86,7 @@ export async function openRuntime(
       temporal,
       clock,
       gateway,
+      responses,
       budget,
       credentials,
       mailer,

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { openDatabase, type Orm } from '../src/db/orm.js';
+import { entities } from '../src/orm-entities.js';
 import { migrationsList } from '../src/db/migrations/index.js';
 import { authenticateApiKey } from '../src/identity/authenticate.js';
 import { bootstrapOwner } from '../src/identity/bootstrap.js';
@@ -17,7 +18,7 @@ interface Target {
   cleanup?: () => Promise<void>;
 }
 
-const targets: Target[] = [{ name: 'PGlite', open: () => openDatabase({ pgliteDir: 'memory://' }) }];
+const targets: Target[] = [{ name: 'PGlite', open: () => openDatabase({ pgliteDir: 'memory://' }, { entities }) }];
 const postgresBase = inject('databaseUrl');
 if (postgresBase) {
   // A database of its own: the bootstrap tests need one where no user exists yet.
@@ -26,7 +27,7 @@ if (postgresBase) {
     name: 'PostgreSQL',
     open: async () => {
       scratch = await createScratchDatabase(postgresBase, 'test_bootstrap');
-      return openDatabase({ databaseUrl: scratch.url });
+      return openDatabase({ databaseUrl: scratch.url }, { entities });
     },
     cleanup: async () => scratch?.drop(),
   });

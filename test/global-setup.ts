@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { dumpPglite, openDatabase } from '../src/db/orm.js';
+import { entities } from '../src/orm-entities.js';
 import { freePort, startTemporalDevServer } from '../src/dev/temporal-server.js';
 import { writeWorkflowBundle } from '../src/worker/bundle.js';
 import { createScratchDatabase } from './helpers/scratch-database.js';
@@ -33,10 +34,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let pgliteSnapshot: string | undefined;
   if (process.env.DATABASE_URL) {
     database = await createScratchDatabase(process.env.DATABASE_URL, 'test');
-    const orm = await openDatabase({ databaseUrl: database.url });
+    const orm = await openDatabase({ databaseUrl: database.url }, { entities });
     await orm.close();
   } else {
-    const orm = await openDatabase({ pgliteDir: 'memory://' });
+    const orm = await openDatabase({ pgliteDir: 'memory://' }, { entities });
     pgliteSnapshot = path.join(path.dirname(bundlePath), 'pglite-migrated.tar');
     await dumpPglite(orm, pgliteSnapshot).finally(() => orm.close(true));
   }

@@ -12,6 +12,7 @@ import type { UsageQuery } from '../../src/billing/billing.schemas.js';
 import { billingPeriodOf } from '../../src/billing/period.js';
 import { systemClock } from '../../src/clock.js';
 import { openDatabase, type Orm } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 import type { Caller } from '../../src/identity/caller.js';
 import { createLogger } from '../../src/logger.js';
 import { openSharedState } from '../../src/redis.js';
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   let orm: Orm | undefined;
   try {
     const url = databaseUrl(name);
-    orm = await openDatabase({ databaseUrl: url, poolMax: 4 });
+    orm = await openDatabase({ databaseUrl: url, poolMax: 4 }, { entities });
     const now = new Date();
     const { organizationId, seconds } = await seedUsage(url, now, rows);
     const shared = await openSharedState({ redisUrl: process.env.REDIS_URL, keyPrefix: `bench:${name}:` }, logger);

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 import { freePort, startTemporalDevServer } from '../../src/dev/temporal-server.js';
 import { writeWorkflowBundle } from '../../src/worker/bundle.js';
 import { buildProduction } from '../../test/helpers/production.js';
@@ -32,7 +33,7 @@ const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0
 const temporal = await startTemporalDevServer({ port: await freePort() });
 const bundlePath = await writeWorkflowBundle(path.join(os.tmpdir(), `faults-bench-${process.pid}`, 'workflow-bundle.js'));
 const database = await createScratchDatabase(BASE_DATABASE_URL, 'faults_bench');
-await (await openDatabase({ databaseUrl: database.url })).close();
+await (await openDatabase({ databaseUrl: database.url }, { entities })).close();
 const buildDir = await buildProduction(`faults-bench-${process.pid}`);
 const rows: string[] = [];
 try {

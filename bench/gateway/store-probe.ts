@@ -3,6 +3,7 @@
 // wait 10-20 ms (an upstream's answer) between saves, as saves arrive in the gateway under load.
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 import { createSecretBox } from '../../src/crypto/secrets.js';
 import { ResponsesStore, responseIds } from '../../src/gateway/responses.service.js';
 import { parseResponsesBody } from '../../src/gateway/wire/responses.schemas.js';
@@ -12,7 +13,7 @@ import { createTestOrganization } from '../../test/helpers/orgs.js';
 import { systemClock } from '../../src/clock.js';
 
 const database = await createScratchDatabase(process.env.DATABASE_URL!, 'store_probe');
-const orm = await openDatabase({ databaseUrl: database.url });
+const orm = await openDatabase({ databaseUrl: database.url }, { entities });
 try {
   const org = await createTestOrganization(orm);
   const store = new ResponsesStore({ orm, secrets: createSecretBox(randomBytes(32)), clock: systemClock, retentionDays: 30 });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 import { generateWebhookId, hashWebhookId } from '../../src/webhooks/webhook-ids.js';
 import { findActiveWebhook } from '../../src/webhooks/webhooks.service.js';
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
@@ -18,7 +19,7 @@ const WEBHOOKS = Number(process.env.WEBHOOKS ?? 2000);
 const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const scratch = await createScratchDatabase(BASE_DATABASE_URL, 'bench_webhook_lookup');
-const orm = await openDatabase({ databaseUrl: scratch.url });
+const orm = await openDatabase({ databaseUrl: scratch.url }, { entities });
 try {
   const sql = (text: string, params: unknown[] = []) => orm.em.getConnection().execute(text, params);
   const now = new Date().toISOString();

@@ -24,13 +24,13 @@ export function apiProcessCount(config: Pick<Config, 'WEB_CONCURRENCY' | 'NODE_E
 }
 
 /** This process is a forked API process (not the primary, not a single-process API). */
-export function isForkedApiProcess(): boolean {
-  return cluster.isWorker && process.env[API_PROCESS_INDEX_ENV] !== undefined;
+export function isForkedApiProcess(config: Pick<Config, 'AIW_API_PROCESS_INDEX'>): boolean {
+  return cluster.isWorker && config.AIW_API_PROCESS_INDEX !== undefined;
 }
 
 /** True in the one process that runs once-per-service work (the only one, or the first fork). */
-export function isFirstApiProcess(): boolean {
-  return !isForkedApiProcess() || process.env[API_PROCESS_INDEX_ENV] === '0';
+export function isFirstApiProcess(config: Pick<Config, 'AIW_API_PROCESS_INDEX'>): boolean {
+  return !isForkedApiProcess(config) || config.AIW_API_PROCESS_INDEX === 0;
 }
 
 /**

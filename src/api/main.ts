@@ -5,6 +5,7 @@ import cluster from 'node:cluster';
 import { entryPointEnv, loadConfig } from '../config.js';
 import { resolveSecretKey } from '../crypto/secrets.js';
 import { openDatabase } from '../db/orm.js';
+import { entities } from '../orm-entities.js';
 import { bootstrapOnFirstStart } from '../identity/announce.js';
 import { createLogger } from '../logger.js';
 import { runMain } from '../process-lifecycle.js';
@@ -21,7 +22,7 @@ await runMain('api', async () => {
     resolveSecretKey(config, logger);
     // Once, before the forks open the database: they would race each other to migrate.
     // Several processes only run on PostgreSQL (apiProcessCount).
-    const orm = await openDatabase({ databaseUrl: config.DATABASE_URL! }, logger);
+    const orm = await openDatabase({ databaseUrl: config.DATABASE_URL! }, { entities, logger });
     announceBootstrap(await bootstrapOnFirstStart(orm, config, logger));
     await orm.close();
     return superviseApiProcesses(processes.count, logger);
@@ -34,9 +35,9 @@ await runMain('api', async () => {
     import('../automations/automation-workflows.js'),
   ]);
   const runtime = await openRuntime(config, logger);
-  if (!isForkedApiProcess()) announceBootstrap(await bootstrapOnFirstStart(runtime.orm, config, logger));
+  if (!isForkedApiProcess(config)) announceBootstrap(await bootstrapOnFirstStart(runtime.orm, config, logger));
   const api = await startApi(runtime, { port: config.PORT, host: config.HOST });
-  if (isFirstApiProcess()) reconcileAutomationWorkflowsInBackground(runtime);
+  if (isFirstApiProcess(config)) reconcileAutomationWorkflowsInBackground(runtime);
   return async () => {
     await api.stop();
     await runtime.close();

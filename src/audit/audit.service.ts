@@ -1,13 +1,18 @@
 // The security audit log: features record events in their own unit of work (so an event exists
 // exactly when the change it describes was committed) and admins read them newest first.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller } from '../identity/caller.js';
 import { AuditEvent } from './entities.js';
+
+/** Who acted, as the audit log names them (identity's `Caller` has this shape). */
+export interface AuditActor {
+  userId: string;
+  apiKeyId?: string | undefined;
+}
 
 export interface AuditEventInput {
   organizationId: string;
   /** Who acted; omit for the system or an unauthenticated actor (e.g. accepting an invitation). */
-  actor?: Pick<Caller, 'userId' | 'apiKeyId'> | undefined;
+  actor?: AuditActor | undefined;
   action: string;
   target?: { type: string; id: string } | undefined;
   /** Safe details only: ids, names, before/after values. Never keys, tokens or passwords. */
@@ -48,7 +53,7 @@ export interface AuditEventView {
 
 export async function listAuditEvents(
   em: EntityManager,
-  caller: Caller,
+  caller: { organizationId: string },
   page: { limit: number; offset: number },
 ): Promise<{ auditLogs: AuditEventView[]; total: number }> {
   const [events, total] = await em.findAndCount(

@@ -1,5 +1,5 @@
 // Usage records: one per upstream call that produced tokens (gateway request, run step), the
-// source of billing summaries. Written by the gateway and the run activities.
+// source of billing summaries. Written and read by other features only through usage-records.ts.
 import { randomUUID } from 'node:crypto';
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
 

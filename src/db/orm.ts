@@ -5,10 +5,19 @@ import path from 'node:path';
 import { MikroORM as PostgresORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger.js';
-import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
 export type Orm = PostgresORM;
+
+/** The entity schemas an ORM knows: the composition root assembles them from the features (src/orm-entities.ts). */
+export type OrmEntities = NonNullable<Options['entities']>;
+
+export interface OpenDatabaseOptions {
+  entities: OrmEntities;
+  logger?: Logger | undefined;
+  /** Replaces the committed migrations (tests). */
+  migrations?: NonNullable<NonNullable<Options['migrations']>['migrationsList']>;
+}
 
 export interface DatabaseTarget {
   /** A PostgreSQL URL, or undefined for PGlite. */
@@ -32,7 +41,7 @@ export function describeDatabase(target: DatabaseTarget): string {
   return `PGlite ${target.pgliteDir ?? 'memory://'}`;
 }
 
-async function ormOptions(target: DatabaseTarget, logger?: Logger): Promise<Options> {
+async function ormOptions(target: DatabaseTarget, entities: OrmEntities, logger?: Logger): Promise<Options> {
   const common: Options = {
     entities,
     extensions: [Migrator],
@@ -72,16 +81,13 @@ async function ormOptions(target: DatabaseTarget, logger?: Logger): Promise<Opti
 }
 
 /**
- * Opens the database and brings its schema up to date with the committed migrations. When a
- * migration fails the ORM is closed before the error leaves (its pool would otherwise keep the
- * process alive) and the error names the database; `migrations` replaces the list in tests.
+ * Opens the database with the given entities and brings its schema up to date with the committed
+ * migrations. When a migration fails the ORM is closed before the error leaves (its pool would
+ * otherwise keep the process alive) and the error names the database.
  */
-export async function openDatabase(
-  target: DatabaseTarget,
-  logger?: Logger,
-  options: { migrations?: NonNullable<NonNullable<Options['migrations']>['migrationsList']> } = {},
-): Promise<Orm> {
-  const settings = await ormOptions(target, logger);
+export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions): Promise<Orm> {
+  const { entities, logger } = options;
+  const settings = await ormOptions(target, entities, logger);
   if (options.migrations) settings.migrations = { ...settings.migrations, migrationsList: options.migrations };
   const orm = await PostgresORM.init(settings);
   let applied: { name: string }[];

@@ -29,7 +29,7 @@ describe('countStatements', () => {
 describe('the embedded driver binds parameters whatever the text holds', () => {
   let orm: Orm;
   beforeAll(async () => {
-    orm = await openDatabase({ pgliteDir: 'memory://' }, undefined, { migrations: [] });
+    orm = await openDatabase({ pgliteDir: 'memory://' }, { entities: [], migrations: [] });
   });
   afterAll(async () => {
     await orm?.close(true);
@@ -58,13 +58,13 @@ describe('the embedded driver binds parameters whatever the text holds', () => {
 describe('an in-memory database started from a snapshot', () => {
   it('holds what the dumped one held, and each start is a copy of its own', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-snapshot-')), 'db.tar');
-    const source = await openDatabase({ pgliteDir: 'memory://' }, undefined, { migrations: [] });
+    const source = await openDatabase({ pgliteDir: 'memory://' }, { entities: [], migrations: [] });
     await source.em.getConnection().execute('create table "kept" ("x" int); insert into "kept" values (7);');
     await dumpPglite(source, file);
     await source.close(true);
 
-    const first = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: file }, undefined, { migrations: [] });
-    const second = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: file }, undefined, { migrations: [] });
+    const first = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: file }, { entities: [], migrations: [] });
+    const second = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: file }, { entities: [], migrations: [] });
     try {
       await first.em.getConnection().execute('insert into "kept" values (8)');
       expect(await first.em.getConnection().execute('select count(*)::int as "n" from "kept"')).toEqual([{ n: 2 }]);

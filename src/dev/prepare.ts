@@ -6,6 +6,7 @@
 // The runner then opens both as on any restart.
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/orm.js';
+import { entities } from '../orm-entities.js';
 import { createLogger } from '../logger.js';
 import { databaseTarget } from '../runtime.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from '../worker/bundle.js';
@@ -14,7 +15,7 @@ const config = loadConfig();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'dev' });
 await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
 if (!config.DATABASE_URL) {
-  const orm = await openDatabase(databaseTarget(config), logger);
+  const orm = await openDatabase(databaseTarget(config), { entities, logger });
   await orm.close();
 }
 // Nothing may keep this process alive once done (the runner waits for its exit).

@@ -70,7 +70,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     deps.gatewayConfig ??
     loadGatewayConfig({
       file: deps.config.GATEWAY_CONFIG,
-      env: process.env,
+      env: deps.config.environment,
       openaiApiKey: deps.config.OPENAI_API_KEY,
       anthropicApiKey: deps.config.ANTHROPIC_API_KEY,
     });

@@ -1,38 +1,23 @@
-// Writes the audit row of every gateway request and the usage record of every answered one,
-// batched off the request path: records queue in memory and are inserted together every
+// Writes the audit row of every gateway request and, through billing's writer, the usage record
+// of every answered one, batched off the request path: records queue in memory and are inserted together every
 // `flushIntervalMs` (or at once when a batch fills). close() flushes what is queued, so a
 // graceful shutdown loses nothing.
-import type { UsageSource } from '../billing/entities.js';
+import { insertUsageRecords, type UsageEntry } from '../billing/usage-records.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { GatewayOutcome } from './entities.js';
 
-export interface GatewayRequestEntry {
-  organizationId: string;
-  userId: string;
-  apiKeyId: string | null;
-  source: UsageSource;
-  runId: string | null;
-  requestId: string | null;
+/** A request's audit row; its usage fields are billing's (UsageEntry), written as its usage record. */
+export interface GatewayRequestEntry extends UsageEntry {
   modelRequested: string;
-  model: string | null;
-  provider: string | null;
-  upstreamModel: string | null;
   stream: boolean;
   attempts: number;
   outcome: GatewayOutcome;
   status: number;
   errorCode: string | null;
   latencyMs: number;
-  inputTokens: number;
-  outputTokens: number;
-  estimated: boolean;
-  cost: number;
   dlpFindings: Record<string, number>;
   promptText: string | null;
-  /** Answered from the response cache. */
-  cached: boolean;
-  createdAt: Date;
 }
 
 export interface RecorderOptions {
@@ -87,14 +72,19 @@ export class RequestRecorder {
   }
 
   /**
-   * One statement per batch: the rows travel as a single JSON parameter and PostgreSQL fans them
-   * out into both tables, so a batch costs one round trip. The parameter is bound ($1), not
-   * inlined: MikroORM's execute() quotes every value into the SQL text, which for a batch's
-   * JSON meant escaping it character by character on the API's event loop. Row ids are drawn by
-   * PostgreSQL, so the entries are serialized as they are, without a copy per row.
+   * One transaction per batch: the audit rows and billing's usage records of the same calls are
+   * written together or not at all (a failed batch is retried whole). The rows travel as a single
+   * JSON parameter per statement, bound ($1), not inlined: MikroORM's execute() quotes every value
+   * into the SQL text, which for a batch's JSON meant escaping it character by character on the
+   * API's event loop. Row ids are drawn by PostgreSQL, so the entries are serialized once, as they
+   * are, without a copy per row.
    */
   private async write(batch: GatewayRequestEntry[]): Promise<void> {
-    await this.orm.em.getConnection().getKnex().raw(INSERT_BATCH_SQL, [JSON.stringify(batch)]);
+    const rows = JSON.stringify(batch);
+    await this.orm.em.getConnection().getKnex().transaction(async (transaction) => {
+      await transaction.raw(INSERT_REQUESTS_SQL, [rows]);
+      await insertUsageRecords(transaction, rows);
+    });
   }
 
   private requeue(batch: GatewayRequestEntry[], error: unknown): void {
@@ -109,28 +99,18 @@ export class RequestRecorder {
 }
 
 /** The JSON keys are GatewayRequestEntry's property names, matched by json_to_recordset. */
-const INSERT_BATCH_SQL = `
-with "rows" as (
-  select gen_random_uuid() as "id", gen_random_uuid() as "usageId", r.* from json_to_recordset(?::json) as r(
-    "organizationId" uuid, "userId" uuid, "apiKeyId" uuid, "source" text,
-    "runId" text, "requestId" text, "modelRequested" text, "model" text, "provider" text,
-    "upstreamModel" text, "stream" boolean, "attempts" integer, "outcome" text, "status" integer,
-    "errorCode" text, "latencyMs" integer, "inputTokens" integer, "outputTokens" integer,
-    "estimated" boolean, "cost" double precision, "dlpFindings" jsonb, "promptText" text,
-    "cached" boolean, "createdAt" timestamptz
-  )
-), "audited" as (
-  insert into "gateway_requests" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
-    "model_requested", "model", "provider", "upstream_model", "stream", "attempts", "outcome", "status", "error_code",
-    "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "cached", "created_at")
-  select "id", "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
-    "modelRequested", "model", "provider", "upstreamModel", "stream", "attempts", "outcome", "status", "errorCode",
-    "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "cached", "createdAt"
-  from "rows"
-)
-insert into "usage_records" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
-  "model", "provider", "upstream_model", "input_tokens", "output_tokens", "cost", "estimated", "cached", "created_at")
-select "usageId", "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
-  "model", "provider", "upstreamModel", "inputTokens", "outputTokens", "cost", "estimated", "cached", "createdAt"
-from "rows"
-where "model" is not null and "inputTokens" + "outputTokens" > 0`;
+const INSERT_REQUESTS_SQL = `
+insert into "gateway_requests" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
+  "model_requested", "model", "provider", "upstream_model", "stream", "attempts", "outcome", "status", "error_code",
+  "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "cached", "created_at")
+select gen_random_uuid(), "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
+  "modelRequested", "model", "provider", "upstreamModel", "stream", "attempts", "outcome", "status", "errorCode",
+  "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "cached", "createdAt"
+from json_to_recordset(?::json) as r(
+  "organizationId" uuid, "userId" uuid, "apiKeyId" uuid, "source" text,
+  "runId" text, "requestId" text, "modelRequested" text, "model" text, "provider" text,
+  "upstreamModel" text, "stream" boolean, "attempts" integer, "outcome" text, "status" integer,
+  "errorCode" text, "latencyMs" integer, "inputTokens" integer, "outputTokens" integer,
+  "estimated" boolean, "cost" double precision, "dlpFindings" jsonb, "promptText" text,
+  "cached" boolean, "createdAt" timestamptz
+)`;

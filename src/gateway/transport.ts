@@ -1,24 +1,26 @@
-// Calls upstream providers: undici keep-alive pools per origin for HTTP providers, the local
-// responder for `dev`. Answers read whole (completions, embeddings) go through fetchWhole
+// Calls upstream providers through their adapters (one per provider type): undici keep-alive
+// pools per origin for HTTP adapters, an in-process call for local ones (the `dev` responder).
+// Answers read whole (completions, embeddings) go through fetchWhole
 // (whole-response.ts), streams through fetchStream (upstream-stream.ts). Every failure leaves as an
 // UpstreamFailure that says whether the next target may be tried; the transforms themselves live
 // in providers/<name>/.
 import { Pool } from 'undici';
 import type { ProviderConfig, ProviderType } from './config.js';
 import { anthropicProvider } from './providers/anthropic/index.js';
-import { devComplete, devStreamChunks } from './providers/dev/index.js';
-import { buildOpenAiEmbeddingRequest, devEmbedding, parseOpenAiEmbeddingResponse, type NormalizedEmbeddings } from './providers/embeddings.js';
+import { devProvider } from './providers/dev/index.js';
+import { buildOpenAiEmbeddingRequest, parseOpenAiEmbeddingResponse } from './providers/embeddings.js';
 import { openAiProvider } from './providers/openai/index.js';
-import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, StreamTranslator, UpstreamHttpRequest } from './providers/types.js';
+import type { HttpProviderAdapter, NormalizedChunk, NormalizedCompletion, NormalizedEmbeddings, ProviderAdapter, StreamTranslator, UpstreamHttpRequest } from './providers/types.js';
 import { UpstreamStreamError } from './providers/types.js';
 import { SseParser } from './sse.js';
 import type { CallSignal, ChatCompletionRequest } from './types.js';
 import { DONE, fetchStream, type ChunkDecoder, type UpstreamChunks } from './upstream-stream.js';
 import { fetchWhole, type WholeRequest, type WholeResponse } from './whole-response.js';
 
-const HTTP_ADAPTERS: Record<Exclude<ProviderType, 'dev'>, HttpProviderAdapter> = {
+const ADAPTERS: Record<ProviderType, ProviderAdapter> = {
   openai: openAiProvider,
   anthropic: anthropicProvider,
+  dev: devProvider,
 };
 
 /** Upstream error bodies are read only this far (they are classified, never forwarded). */
@@ -68,9 +70,10 @@ export class UpstreamTransport {
   private readonly pools = new Map<string, Pool>();
   private readonly origins = new Map<string, { pool: Pool; path: string }>();
 
-  /** Embeddings (OpenAI-compatible providers and `dev`; the config admits no others). */
+  /** Embeddings (OpenAI-compatible HTTP providers and local ones; the config admits no others). */
   async embed(input: EmbedInput): Promise<NormalizedEmbeddings> {
-    if (input.provider.type === 'dev') return { vectors: input.input.map((text) => devEmbedding(text, input.dimensions)), inputTokens: null };
+    const adapter = ADAPTERS[input.provider.type];
+    if (adapter.kind === 'local') return adapter.embed(input.input, input.dimensions);
     const upstream = buildOpenAiEmbeddingRequest({ ...input, apiKey: input.provider.apiKey });
     const text = await this.postWhole(openAiProvider, input.provider, upstream, input.signal);
     try {
@@ -81,8 +84,8 @@ export class UpstreamTransport {
   }
 
   async complete(input: CallInput): Promise<NormalizedCompletion> {
-    if (input.provider.type === 'dev') return devComplete(input.request, input.maxTokens);
-    const adapter = HTTP_ADAPTERS[input.provider.type];
+    const adapter = ADAPTERS[input.provider.type];
+    if (adapter.kind === 'local') return adapter.complete(input.request, input.maxTokens);
     const text = await this.postWhole(adapter, input.provider, this.upstreamRequest(adapter, input, false), input.signal);
     try {
       return adapter.parseResponse(JSON.parse(text), input.request);
@@ -97,8 +100,8 @@ export class UpstreamTransport {
    * a stream cut short or reporting an error) reject the chunks' next().
    */
   async stream(input: CallInput): Promise<UpstreamChunks> {
-    if (input.provider.type === 'dev') return chunksOf(await devStreamChunks(input.request, input.maxTokens));
-    const adapter = HTTP_ADAPTERS[input.provider.type];
+    const adapter = ADAPTERS[input.provider.type];
+    if (adapter.kind === 'local') return chunksOf(await adapter.streamChunks(input.request, input.maxTokens));
     const { provider, signal } = input;
     const upstream = this.upstreamRequest(adapter, input, true);
     const origin = this.origin(provider);
@@ -203,7 +206,7 @@ function sseDecoder(translator: StreamTranslator): ChunkDecoder {
   };
 }
 
-/** Chunks already in hand (the `dev` provider) behind the same iterator as an upstream's. */
+/** Chunks already in hand (a local adapter's) behind the same iterator as an upstream's. */
 function chunksOf(chunks: NormalizedChunk[]): UpstreamChunks {
   let index = 0;
   return {

@@ -8,7 +8,6 @@
 // its spend and its rate count against the creating key's (and those above it), and revoking a
 // key revokes the keys created under it.
 import { recordAuditEvent } from '../audit/audit.service.js';
-import { billingPeriodOf } from '../billing/period.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
@@ -108,23 +107,17 @@ async function recordAncestors(em: IdentityContext['em'], keyId: string, creator
   );
 }
 
-export async function listApiKeys(ctx: IdentityContext): Promise<{ apiKeys: ApiKeyView[]; total: number }> {
-  const keys = await ctx.em.find(ApiKey, visibleKeys(ctx.caller), { orderBy: { createdAt: 'desc', id: 'desc' } });
-  const spend = await spendThisMonth(ctx, keys.map((key) => key.id));
-  return { apiKeys: keys.map((key) => toView(key, spend.get(key.id) ?? 0)), total: keys.length };
-}
+/**
+ * Each key's recorded spend (USD) this billing period, by key id. Billing owns the usage records
+ * and answers it (`keySpendInPeriod` in billing/usage-records.ts); the composition root passes it
+ * in, so identity stays below billing.
+ */
+export type KeySpendLookup = (em: IdentityContext['em'], organizationId: string, keyIds: readonly string[], at: Date) => Promise<Map<string, number>>;
 
-/** Each key's recorded spend in the current month, from the usage records (one grouped query). */
-async function spendThisMonth(ctx: IdentityContext, keyIds: string[]): Promise<Map<string, number>> {
-  if (keyIds.length === 0) return new Map();
-  const period = billingPeriodOf(ctx.clock.now());
-  const rows = await ctx.em.execute<Array<{ api_key_id: string; spent: number | string }>>(
-    `select "api_key_id", coalesce(sum("cost"), 0) as "spent" from "usage_records"
-      where "organization_id" = ? and "api_key_id" = any(?::uuid[]) and "created_at" >= ? and "created_at" < ?
-      group by "api_key_id"`,
-    [ctx.caller.organizationId, `{${keyIds.join(',')}}`, period.start, period.end],
-  );
-  return new Map(rows.map((row) => [row.api_key_id, Number(row.spent)]));
+export async function listApiKeys(ctx: IdentityContext, spendOf: KeySpendLookup): Promise<{ apiKeys: ApiKeyView[]; total: number }> {
+  const keys = await ctx.em.find(ApiKey, visibleKeys(ctx.caller), { orderBy: { createdAt: 'desc', id: 'desc' } });
+  const spend = await spendOf(ctx.em, ctx.caller.organizationId, keys.map((key) => key.id), ctx.clock.now());
+  return { apiKeys: keys.map((key) => toView(key, spend.get(key.id) ?? 0)), total: keys.length };
 }
 
 /**

@@ -23,6 +23,8 @@ export interface TracingOptions {
   tracesEndpoint?: string | undefined;
   /** Default service.name; OTEL_SERVICE_NAME overrides it. */
   serviceName: string;
+  /** OTEL_SDK_DISABLED=true: off whatever the endpoint. */
+  sdkDisabled?: boolean | undefined;
 }
 
 let starting: Promise<Tracing | undefined> | undefined;
@@ -33,8 +35,8 @@ export function tracing(): Tracing | undefined {
   return current;
 }
 
-export function tracingEnabled(options: Pick<TracingOptions, 'endpoint' | 'tracesEndpoint'>): boolean {
-  return Boolean(options.endpoint || options.tracesEndpoint) && process.env.OTEL_SDK_DISABLED !== 'true';
+export function tracingEnabled(options: Pick<TracingOptions, 'endpoint' | 'tracesEndpoint' | 'sdkDisabled'>): boolean {
+  return Boolean(options.endpoint || options.tracesEndpoint) && !options.sdkDisabled;
 }
 
 export function startTracing(options: TracingOptions): Promise<Tracing | undefined> {

@@ -9,7 +9,7 @@ import { temporalConnectionOptions } from '../temporal-connection.js';
 import { runMain } from '../process-lifecycle.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from './bundle.js';
 import { startMetricsServer } from './metrics-server.js';
-import { superviseWorkerProcesses, workerIndex } from './processes.js';
+import { superviseWorkerProcesses } from './processes.js';
 import { startWorker } from './worker.js';
 
 await runMain('worker', async () => {
@@ -18,9 +18,9 @@ await runMain('worker', async () => {
   if (config.WORKER_PROCESSES > 1) {
     // Bundle once here rather than racing N children to write the same file.
     await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
-    return superviseWorkerProcesses(config.WORKER_PROCESSES, logger);
+    return superviseWorkerProcesses(config, logger);
   }
-  const index = workerIndex();
+  const index = config.WORKER_PROCESS_INDEX;
   const runtime = await openRuntime(config, logger);
   const bundlePath = await ensureWorkflowBundle(config.WORKFLOW_BUNDLE_PATH ?? DEFAULT_BUNDLE_PATH);
   const worker = await startWorker({

@@ -5,18 +5,14 @@
 // gives each its own metrics ports, forwards SIGINT/SIGTERM, and exits non-zero when a child dies
 // unexpectedly so that the process manager (compose, Kubernetes, systemd) restarts the whole set.
 import { fork, type ChildProcess } from 'node:child_process';
+import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 
 /** Set in the children: which one they are (0..N-1). The supervisor never sets it on itself. */
 export const WORKER_INDEX_ENV = 'WORKER_PROCESS_INDEX';
 
-export function workerIndex(): number | undefined {
-  const value = process.env[WORKER_INDEX_ENV];
-  return value === undefined ? undefined : Number(value);
-}
-
 /** The env of child `index`: one process each, metrics ports offset by the index. */
-export function childEnv(env: NodeJS.ProcessEnv, index: number): NodeJS.ProcessEnv {
+export function childEnv(env: Readonly<NodeJS.ProcessEnv>, index: number): NodeJS.ProcessEnv {
   const child: NodeJS.ProcessEnv = { ...env, WORKER_PROCESSES: '1', [WORKER_INDEX_ENV]: String(index) };
   if (env.WORKER_METRICS_PORT) child.WORKER_METRICS_PORT = String(Number(env.WORKER_METRICS_PORT) + index);
   const bind = env.TEMPORAL_METRICS_BIND_ADDRESS && /^(.*):(\d+)$/.exec(env.TEMPORAL_METRICS_BIND_ADDRESS);
@@ -25,11 +21,12 @@ export function childEnv(env: NodeJS.ProcessEnv, index: number): NodeJS.ProcessE
 }
 
 /** Forks `count` copies of this entry point; resolves with a stop function for runMain. */
-export function superviseWorkerProcesses(count: number, logger: Logger): () => Promise<void> {
+export function superviseWorkerProcesses(config: Pick<Config, 'WORKER_PROCESSES' | 'environment'>, logger: Logger): () => Promise<void> {
+  const count = config.WORKER_PROCESSES;
   const children = new Set<ChildProcess>();
   let stopping = false;
   for (let index = 0; index < count; index += 1) {
-    const child = fork(process.argv[1]!, process.argv.slice(2), { env: childEnv(process.env, index), execArgv: process.execArgv });
+    const child = fork(process.argv[1]!, process.argv.slice(2), { env: childEnv(config.environment, index), execArgv: process.execArgv });
     children.add(child);
     child.once('exit', (code, signal) => {
       children.delete(child);

@@ -11,6 +11,7 @@
 //   started again; every run must end `success`, delivered once, and no run may start twice.
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 import { freePort } from '../../src/dev/temporal-server.js';
 import { AutomationRun } from '../../src/automations/entities.js';
 import { assistantDeliveryId } from '../../src/assistants/assistant-run.js';
@@ -50,7 +51,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
   const [upstream, receiver] = await Promise.all([startFakeUpstream(), startWebhookReceiver()]);
   upstream.setDefault({ latencyMs: options.upstreamLatencyMs });
   receiver.secret = CHANNEL_SECRET;
-  const orm = await openDatabase({ databaseUrl: options.databaseUrl });
+  const orm = await openDatabase({ databaseUrl: options.databaseUrl }, { entities });
   const org = await createTestOrganization(orm).finally(() => orm.close());
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -284,7 +285,7 @@ export async function runsInFlight(stack: FaultStack, options: { runs: number; d
   await stack.worker.kill();
   await stack.worker.start();
 
-  const orm = await openDatabase({ databaseUrl: options.databaseUrl });
+  const orm = await openDatabase({ databaseUrl: options.databaseUrl }, { entities });
   try {
     const rows = await waitFor(async () => {
       const found = await orm.em.fork().find(AutomationRun, { automationId });

@@ -8,6 +8,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UsageRecord } from '../../src/billing/entities.js';
 import { openDatabase, type Orm } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 import { freePort } from '../../src/dev/temporal-server.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
@@ -156,7 +157,7 @@ describe.skipIf(!inject('databaseUrl'))('SIGTERM to the real processes', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     gatewayConfig = writeGatewayConfig(fakeGatewayConfig({ primary: upstream, timeoutMs: 30_000 }));
-    orm = await openDatabase({ databaseUrl: inject('databaseUrl'), poolMax: 2 });
+    orm = await openDatabase({ databaseUrl: inject('databaseUrl'), poolMax: 2 }, { entities });
     org = await createTestOrganization(orm);
   });
   afterAll(async () => {

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { migrationsList } from '../../src/db/migrations/index.js';
 import { openDatabase } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 import { call } from '../helpers/http.js';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
 import { startStack, testEnv } from '../helpers/stack.js';
@@ -52,12 +53,12 @@ describe.skipIf(!baseUrl)('a failed start', () => {
   it('closes the ORM when a migration fails and surfaces the error with the database', async () => {
     const database = await scratch('test_failing_migration');
     const failing = [...migrationsList, { name: 'Migration20991231000000_fails', class: Migration20991231000000_fails }];
-    const error = (await openDatabase({ databaseUrl: database.url }, undefined, { migrations: failing }).catch((e: unknown) => e)) as Error;
+    const error = (await openDatabase({ databaseUrl: database.url }, { entities, migrations: failing }).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(/^Database migration failed on PostgreSQL 127\.0\.0\.1:5432\/test_failing_migration_\S+: .*division by zero/);
     expect(await connectionsTo(database)).toBe(0);
     // allOrNothing: the good migrations rolled back with the bad one, so a fixed release starts clean.
-    const orm = await openDatabase({ databaseUrl: database.url });
+    const orm = await openDatabase({ databaseUrl: database.url }, { entities });
     expect((await orm.getMigrator().getExecutedMigrations()).length).toBe(migrationsList.length);
     await orm.close(true);
   });
@@ -112,11 +113,11 @@ describe('a failed start on the embedded database', () => {
     try {
       const target = { pgliteDir: path.join(dir, 'pglite') };
       const failing = [...migrationsList, { name: 'Migration20991231000000_fails', class: Migration20991231000000_fails }];
-      const error = (await openDatabase(target, undefined, { migrations: failing }).catch((e: unknown) => e)) as Error;
+      const error = (await openDatabase(target, { entities, migrations: failing }).catch((e: unknown) => e)) as Error;
       expect(error).toBeInstanceOf(Error);
       expect(error.message).toMatch(/^Database migration failed on PGlite \S+pglite: .*division by zero/);
       // allOrNothing, and the PGlite directory was released: the fixed release opens it.
-      const orm = await openDatabase(target);
+      const orm = await openDatabase(target, { entities });
       expect((await orm.getMigrator().getExecutedMigrations()).length).toBe(migrationsList.length);
       await orm.close(true);
     } finally {

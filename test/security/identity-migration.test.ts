@@ -5,13 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Orm } from '../../src/db/orm.js';
+import { entities } from '../../src/orm-entities.js';
 
 const MIGRATION = 'Migration20261125020000_run_identity';
 let orm: Orm;
 const run = (sql: string, params: unknown[] = []) => orm.em.getConnection().execute(sql, params);
 
 beforeAll(async () => {
-  orm = await openDatabase({ pgliteDir: 'memory://' });
+  orm = await openDatabase({ pgliteDir: 'memory://' }, { entities });
   // Back to the schema before this migration, to write rows as the previous release did.
   await orm.getMigrator().down({ migrations: [MIGRATION] });
 }, 120_000);

@@ -186,18 +186,19 @@ describe.skipIf(Boolean(inject('databaseUrl')))('owner recovery on the embedded 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'owner-recover-'));
     try {
       const { openDatabase } = await import('../../src/db/orm.js');
+      const { entities } = await import('../../src/orm-entities.js');
       const { hashApiKey } = await import('../../src/identity/api-keys.js');
       const { ApiKey } = await import('../../src/identity/entities.js');
       const { AuditEvent } = await import('../../src/audit/entities.js');
       const target = { pgliteDir: path.join(dataDir, 'pglite') };
-      let orm = await openDatabase(target);
+      let orm = await openDatabase(target, { entities });
       const team = await createTestOrganization(orm).finally(() => orm.close(true));
       const env = { ...process.env, ...(testEnv({ DATABASE_URL: undefined, DATA_DIR: dataDir }) as Record<string, string>) };
       delete env.DATABASE_URL;
       const { stdout } = await promisify(execFile)(path.join('node_modules', '.bin', 'tsx'), ['scripts/owner-recover.ts', '--email', team.owner.email], { env, cwd: process.cwd() });
       const key = /svc_live_[A-Za-z0-9]{32,}/.exec(stdout)?.[0];
       expect(key, stdout).toBeDefined();
-      orm = await openDatabase(target);
+      orm = await openDatabase(target, { entities });
       try {
         const stored = await orm.em.fork().findOne(ApiKey, { keyHash: hashApiKey(key!) });
         expect(stored?.user.id).toBe(team.owner.id);

@@ -1,5 +1,6 @@
 // API keys (the portal's Settings > API Keys): POST /api-keys, GET /api-keys, DELETE /api-keys/{id}.
 import { Router } from 'express';
+import { keySpendInPeriod } from '../../billing/usage-records.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../identity/api-keys.service.js';
 import { createApiKeyBody, idParam, parseInput } from '../../identity/identity.schemas.js';
 import type { AppDeps } from '../../runtime-deps.js';
@@ -14,7 +15,7 @@ export function apiKeysRoutes(deps: AppDeps): Router {
   });
 
   router.get('/api-keys', async (req, res) => {
-    res.json(await listApiKeys(identityContext(deps, req)));
+    res.json(await listApiKeys(identityContext(deps, req), keySpendInPeriod));
   });
 
   router.delete('/api-keys/:id', async (req, res) => {

@@ -3,7 +3,7 @@
 // responses. A response is stored (unless `store: false`) before the client gets it, so its id
 // and item ids resolve at once in the next call (`previous_response_id`, `item_reference`: what the AI SDK sends in tool loops).
 import { Router } from 'express';
-import { ResponsesStore, responseIds } from '../../gateway/responses.service.js';
+import { responseIds, type ResponsesStore } from '../../gateway/responses.service.js';
 import { fromResponsesRequest, ResponsesStreamWriter, toResponseObject, type ResponseHead } from '../../gateway/wire/responses.js';
 import { inputItemsQuerySchema, parseResponsesBody } from '../../gateway/wire/responses.schemas.js';
 import { parseInput } from '../../identity/identity.schemas.js';
@@ -12,17 +12,13 @@ import { answerGatewayCall } from '../gateway-answer.js';
 import type { GatewayEndpoint, GatewayHandler } from '../gateway-call.js';
 import { callerOf } from '../middleware/auth.js';
 
-function responsesStore(deps: AppDeps): ResponsesStore {
-  return new ResponsesStore({ orm: deps.orm, secrets: deps.secrets, clock: deps.clock, retentionDays: deps.config.RESPONSES_RETENTION_DAYS });
-}
-
 export function responsesEndpoints(deps: AppDeps): Record<'/v1/responses', GatewayEndpoint> {
-  return { '/v1/responses': { handle: createResponse(deps, responsesStore(deps)), credential: 'bearer' } };
+  return { '/v1/responses': { handle: createResponse(deps, deps.responses), credential: 'bearer' } };
 }
 
 /** GET and DELETE of stored responses, and their input items (authenticated /v1 routes). */
 export function responsesRoutes(deps: AppDeps): Router {
-  const store = responsesStore(deps);
+  const store = deps.responses;
   const router = Router();
   router.get('/responses/:id', async (req, res) => {
     res.json(await store.get(callerOf(req).organizationId, String(req.params.id)));

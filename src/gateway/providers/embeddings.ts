@@ -2,7 +2,7 @@
 // for floats; the gateway encodes base64 itself when the client wants it) and the built-in `dev`
 // responder, whose vectors are a deterministic function of the text (unit length, no network).
 import { createHash } from 'node:crypto';
-import type { UpstreamHttpRequest } from './types.js';
+import type { NormalizedEmbeddings, UpstreamHttpRequest } from './types.js';
 import { UpstreamStreamError } from './types.js';
 
 export interface EmbeddingCall {
@@ -14,11 +14,7 @@ export interface EmbeddingCall {
 }
 
 /** The upstream's answer, normalized: one vector per input, in input order. */
-export interface NormalizedEmbeddings {
-  vectors: number[][];
-  /** Null when the upstream reported no usage. */
-  inputTokens: number | null;
-}
+export type { NormalizedEmbeddings } from './types.js';
 
 export function buildOpenAiEmbeddingRequest(call: EmbeddingCall): UpstreamHttpRequest {
   const body: Record<string, unknown> = { model: call.upstreamModel, input: call.input, encoding_format: 'float' };

@@ -84,13 +84,36 @@ export interface BuildRequestInput {
   stream: boolean;
 }
 
+export interface NormalizedEmbeddings {
+  vectors: number[][];
+  /** Null when the upstream reported no usage. */
+  inputTokens: number | null;
+}
+
+/**
+ * A provider reached over HTTP: pure transforms to and from its wire format; the transport holds
+ * the connection pools, timeouts and failure classification.
+ */
 export interface HttpProviderAdapter {
+  kind: 'http';
   buildRequest(input: BuildRequestInput): UpstreamHttpRequest;
   /** The request is what was sent: an adapter may need it to read the answer (Anthropic's structured output). */
   parseResponse(body: unknown, request: ChatCompletionRequest): NormalizedCompletion;
   createStreamTranslator(request: ChatCompletionRequest): StreamTranslator;
   mapProviderError(status: number, body: string): ProviderErrorInfo;
 }
+
+/** A provider that answers in process (the built-in `dev` responder): no wire format, no pool. */
+export interface LocalProviderAdapter {
+  kind: 'local';
+  complete(request: ChatCompletionRequest, maxTokens: number): Promise<NormalizedCompletion>;
+  /** The whole answer's chunks, in the order a stream would deliver them. */
+  streamChunks(request: ChatCompletionRequest, maxTokens: number): Promise<NormalizedChunk[]>;
+  embed(input: string[], dimensions: number | undefined): NormalizedEmbeddings;
+}
+
+/** What the transport dispatches on: one adapter per provider type (transport.ts's table). */
+export type ProviderAdapter = HttpProviderAdapter | LocalProviderAdapter;
 
 /** Thrown by a stream translator when the upstream reports an error inside the stream. */
 export class UpstreamStreamError extends Error {

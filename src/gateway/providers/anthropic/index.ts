@@ -279,6 +279,7 @@ export function mapAnthropicError(status: number, body: string): ProviderErrorIn
 }
 
 export const anthropicProvider: HttpProviderAdapter = {
+  kind: 'http',
   buildRequest: buildAnthropicRequest,
   parseResponse: parseAnthropicResponse,
   createStreamTranslator: createAnthropicStreamTranslator,

@@ -7,7 +7,8 @@
 // automation with a `network: none` connector runs a real tool call with no upstream (README tour).
 import { countCompletionTokens, countPromptTokens, countTextTokens } from '../../tokens.js';
 import { contentText, type ChatCompletionRequest, type ToolCall } from '../../types.js';
-import type { NormalizedChunk, NormalizedCompletion } from '../types.js';
+import { devEmbedding } from '../embeddings.js';
+import type { LocalProviderAdapter, NormalizedChunk, NormalizedCompletion } from '../types.js';
 
 export const DEV_REPLY_PREFIX = '[dev-echo]';
 
@@ -101,3 +102,11 @@ export async function devStreamChunks(request: ChatCompletionRequest, maxTokens:
   if (completion.usage) chunks.push({ delta: {}, finishReason: null, usage: completion.usage });
   return chunks;
 }
+
+/** The `dev` provider as the transport takes it: a local adapter beside the HTTP ones. */
+export const devProvider: LocalProviderAdapter = {
+  kind: 'local',
+  complete: devComplete,
+  streamChunks: devStreamChunks,
+  embed: (input, dimensions) => ({ vectors: input.map((text) => devEmbedding(text, dimensions)), inputTokens: null }),
+};

@@ -110,6 +110,7 @@ function toTokenCounts(usage: OpenAiUsage | null | undefined): TokenCounts | nul
 }
 
 export const openAiProvider: HttpProviderAdapter = {
+  kind: 'http',
   buildRequest: buildOpenAiRequest,
   parseResponse: parseOpenAiResponse,
   createStreamTranslator: createOpenAiStreamTranslator,
