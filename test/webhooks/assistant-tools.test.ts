@@ -79,15 +79,15 @@ describe('tool use in assistant webhook executions', () => {
   it('keeps the usage of the model calls completed before the tool loop failed', async () => {
     const path = await webhookAssistant({ systemPrompt: 'Add, then fail.', tools: ['fixture-http'] });
     const before = upstream.requests.length;
-    // The second model call is refused by the upstream on each of the activity's three attempts.
+    // The second model call is refused by the upstream on each of the activity's four attempts (an agent run's model step, AGENT_STEP_OPTIONS).
     upstream.enqueue(
       { toolCalls: [{ id: 'call_u', name: 'fixture-http__add', arguments: '{"a": 1, "b": 2}' }], usage: { input: 20, output: 5 } },
-      { status: 400 }, { status: 400 }, { status: 400 },
+      { status: 400 }, { status: 400 }, { status: 400 }, { status: 400 },
     );
     const ack = await call(stack.baseUrl, 'POST', path, { body: {} });
     const execution = await finishedExecution(ack.body.executionId);
     expect(execution).toMatchObject({ status: 'failure', usage: { inputTokens: 20, outputTokens: 5 } });
-    expect(upstream.requests.length - before).toBe(4);
+    expect(upstream.requests.length - before).toBe(5);
   }, 90_000);
 
   it('tells the model about a tool error and lets it answer anyway', async () => {
