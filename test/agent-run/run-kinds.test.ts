@@ -10,6 +10,7 @@ import { seedUsage } from '../billing/seed.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { activityAttempts } from '../helpers/histories.js';
 
 let stack: Stack;
 let upstream: FakeUpstream;
@@ -112,19 +113,8 @@ async function runToEnd(kind: RunKind, owner: TestOrganization, subjectId: strin
   return { id, ended };
 }
 
-/** Attempts of each activity of a workflow, from its history (the started event carries the attempt). */
-async function activityAttempts(workflowId: string): Promise<Record<string, number[]>> {
-  const history = await stack.runtime.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  const typeOf = new Map<string, string>();
-  const attempts: Record<string, number[]> = {};
-  for (const event of history.events ?? []) {
-    const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled) typeOf.set(String(event.eventId), scheduled.activityType?.name ?? '');
-    const started = event.activityTaskStartedEventAttributes;
-    if (started) (attempts[typeOf.get(String(started.scheduledEventId))!] ??= []).push(started.attempt ?? 0);
-  }
-  return attempts;
-}
+/** Attempts of each activity of a workflow, from its history. */
+const attemptsOf = async (workflowId: string) => activityAttempts(await stack.runtime.temporal.client.workflow.getHandle(workflowId).fetchHistory());
 
 async function deliveryRows(kind: RunKind, id: string): Promise<Array<{ id: string; channel_type: string; run_id: string | null; execution_id: string | null }>> {
   return stack.runtime.orm.em.fork().getConnection().execute(
@@ -139,7 +129,7 @@ describe.each([automationRuns, assistantExecutions])('$name', (kind) => {
     upstream.enqueue({ status: 500, errorBody: { error: { message: 'upstream hiccup' } } });
     const { id, ended } = await runToEnd(kind, org, subjectId);
     expect(ended.status, ended.error ?? '').toBe('success');
-    expect((await activityAttempts(kind.workflowId(id)))[kind.modelActivity]).toEqual([2]);
+    expect((await attemptsOf(kind.workflowId(id)))[kind.modelActivity]).toEqual([2]);
   }, 90_000);
 
   it('fails at once, after one attempt and without calling the upstream, when the budget is spent (budget_exceeded)', async () => {
@@ -153,7 +143,7 @@ describe.each([automationRuns, assistantExecutions])('$name', (kind) => {
     expect(ended.status).toBe('failure');
     // The same failure text for both kinds: the code, then the reason.
     expect(ended.error).toMatch(/^budget_exceeded: /);
-    expect((await activityAttempts(kind.workflowId(id)))[kind.modelActivity]).toEqual([1]);
+    expect((await attemptsOf(kind.workflowId(id)))[kind.modelActivity]).toEqual([1]);
     expect(upstream.requests.length).toBe(before);
   }, 90_000);
 

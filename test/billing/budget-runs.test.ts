@@ -13,6 +13,7 @@ import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { seedUsage } from './seed.js';
+import { activityAttempts } from '../helpers/histories.js';
 
 const TOKEN = `tok-${randomUUID()}`;
 const PRICEY = { inputPricePer1M: 2, outputPricePer1M: 80, maxOutputTokens: 1000 };
@@ -70,19 +71,7 @@ async function runToCompletion(org: TestOrganization, automationId: string) {
   );
 }
 
-/** Attempts of each activity of a run workflow, from its history (the started event carries the last attempt). */
-async function activityAttempts(runId: string): Promise<Record<string, number[]>> {
-  const history = await stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`).fetchHistory();
-  const typeOf = new Map<string, string>();
-  const attempts: Record<string, number[]> = {};
-  for (const event of history.events ?? []) {
-    const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled) typeOf.set(String(event.eventId), scheduled.activityType?.name ?? '');
-    const started = event.activityTaskStartedEventAttributes;
-    if (started) (attempts[typeOf.get(String(started.scheduledEventId))!] ??= []).push(started.attempt ?? 0);
-  }
-  return attempts;
-}
+const attemptsOf = async (runId: string) => activityAttempts(await stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`).fetchHistory());
 
 describe('automation runs against the monthly cap', () => {
   it('fails a run of an organization whose cap is spent with budget_exceeded, after one attempt, without calling the upstream', async () => {
@@ -99,7 +88,7 @@ describe('automation runs against the monthly cap', () => {
     expect(run).toMatchObject({ status: 'failure', tokensInput: 0, tokensOutput: 0, estimatedCost: 0 });
     expect(run.error).toMatch(/^budget_exceeded: /);
     expect(upstream.requests.length).toBe(requestsBefore);
-    expect((await activityAttempts(run.id)).generateRunOutput).toEqual([1]);
+    expect((await attemptsOf(run.id)).generateRunOutput).toEqual([1]);
   });
 
   it('records the tokens of the tool-loop steps that ran when a later step is refused by the cap', async () => {
@@ -125,7 +114,7 @@ describe('automation runs against the monthly cap', () => {
     expect(run.estimatedCost).toBeCloseTo(firstStepCost, 9);
     expect(run.error).toMatch(/^budget_exceeded: /);
     expect(upstream.requests.length).toBe(requestsBefore + 1);
-    expect((await activityAttempts(run.id)).generateRunOutput).toEqual([1, 1]);
+    expect((await attemptsOf(run.id)).generateRunOutput).toEqual([1, 1]);
   }, 60_000);
 
   it('sends upstream, in a run step on a model without an output limit, the output bound it reserved for', async () => {

@@ -34,3 +34,19 @@ export function patchIds(history: History): string[] {
     });
   });
 }
+
+/**
+ * The attempts of each activity of a history, by activity type (the started event carries its
+ * attempt; the last attempt of a completed activity is recorded, earlier ones are not).
+ */
+export function activityAttempts(history: History): Record<string, number[]> {
+  const typeOf = new Map<string, string>();
+  const attempts: Record<string, number[]> = {};
+  for (const event of history.events ?? []) {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) typeOf.set(String(event.eventId), scheduled.activityType?.name ?? '');
+    const started = event.activityTaskStartedEventAttributes;
+    if (started) (attempts[typeOf.get(String(started.scheduledEventId))!] ??= []).push(started.attempt ?? 0);
+  }
+  return attempts;
+}
