@@ -1,8 +1,8 @@
 // Billing owns usage_records (one row per upstream call that produced tokens: the source of
 // summaries, budgets and each key's spend). Other features write and read them only through this
-// module: the gateway's recorder hands it each batch of calls, the key service asks it each key's
+// module: the gateway's recorder writes each batch's usage with billing's insert statement, the key service asks it each key's
 // spend this month.
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UsageSource } from './entities.js';
 import { billingPeriodOf } from './period.js';
 
@@ -30,27 +30,20 @@ export interface UsageEntry {
 }
 
 /**
- * Writes the usage of a batch of calls in the caller's connection or transaction (the gateway
- * writes its request audit rows in the same one). `entriesJson` is `JSON.stringify` of
- * UsageEntry-shaped objects (other keys are ignored), bound as one parameter: one statement per
- * batch, and no quoting of the batch into the SQL text on the event loop.
+ * The statement that records the usage of a batch of calls: `rows` names a relation whose columns
+ * are UsageEntry's property names (other columns are ignored). The gateway's recorder puts it after
+ * the CTEs that read its batch and write its request audit rows, so a batch is one statement: one
+ * round trip, written whole or not at all. Ids are drawn by PostgreSQL.
  */
-export async function insertUsageRecords(connection: Knex, entriesJson: string): Promise<void> {
-  await connection.raw(INSERT_USAGE_SQL, [entriesJson]);
-}
-
-/** The JSON keys are UsageEntry's property names, matched by json_to_recordset; ids are drawn by PostgreSQL. */
-const INSERT_USAGE_SQL = `
+export function insertUsageRecordsFrom(rows: string): string {
+  return `
 insert into "usage_records" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
   "model", "provider", "upstream_model", "input_tokens", "output_tokens", "cost", "estimated", "cached", "created_at")
 select gen_random_uuid(), "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
   "model", "provider", "upstreamModel", "inputTokens", "outputTokens", "cost", "estimated", "cached", "createdAt"
-from json_to_recordset(?::json) as r(
-  "organizationId" uuid, "userId" uuid, "apiKeyId" uuid, "source" text, "runId" text, "requestId" text,
-  "model" text, "provider" text, "upstreamModel" text, "inputTokens" integer, "outputTokens" integer,
-  "cost" double precision, "estimated" boolean, "cached" boolean, "createdAt" timestamptz
-)
+from ${rows}
 where "model" is not null and "inputTokens" + "outputTokens" > 0`;
+}
 
 /** Each key's recorded spend (USD) in the billing period of `at`, by key id (one grouped query). */
 export async function keySpendInPeriod(em: EntityManager, organizationId: string, keyIds: readonly string[], at: Date): Promise<Map<string, number>> {

@@ -2,7 +2,7 @@
 // of every answered one, batched off the request path: records queue in memory and are inserted together every
 // `flushIntervalMs` (or at once when a batch fills). close() flushes what is queued, so a
 // graceful shutdown loses nothing.
-import { insertUsageRecords, type UsageEntry } from '../billing/usage-records.js';
+import { insertUsageRecordsFrom, type UsageEntry } from '../billing/usage-records.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { GatewayOutcome } from './entities.js';
@@ -72,19 +72,15 @@ export class RequestRecorder {
   }
 
   /**
-   * One transaction per batch: the audit rows and billing's usage records of the same calls are
-   * written together or not at all (a failed batch is retried whole). The rows travel as a single
-   * JSON parameter per statement, bound ($1), not inlined: MikroORM's execute() quotes every value
-   * into the SQL text, which for a batch's JSON meant escaping it character by character on the
-   * API's event loop. Row ids are drawn by PostgreSQL, so the entries are serialized once, as they
-   * are, without a copy per row.
+   * One statement per batch: the rows travel as a single JSON parameter and PostgreSQL fans them
+   * out into the audit rows and billing's usage records (billing's statement, `insertUsageRecordsFrom`),
+   * so a batch costs one round trip and is written whole or not at all (a failed batch is retried
+   * whole). The parameter is bound ($1), not inlined: MikroORM's execute() quotes every value into
+   * the SQL text, which for a batch's JSON meant escaping it character by character on the API's
+   * event loop. Row ids are drawn by PostgreSQL, so the entries are serialized as they are.
    */
   private async write(batch: GatewayRequestEntry[]): Promise<void> {
-    const rows = JSON.stringify(batch);
-    await this.orm.em.getConnection().getKnex().transaction(async (transaction) => {
-      await transaction.raw(INSERT_REQUESTS_SQL, [rows]);
-      await insertUsageRecords(transaction, rows);
-    });
+    await this.orm.em.getConnection().getKnex().raw(INSERT_BATCH_SQL, [JSON.stringify(batch)]);
   }
 
   private requeue(batch: GatewayRequestEntry[], error: unknown): void {
@@ -99,18 +95,22 @@ export class RequestRecorder {
 }
 
 /** The JSON keys are GatewayRequestEntry's property names, matched by json_to_recordset. */
-const INSERT_REQUESTS_SQL = `
-insert into "gateway_requests" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
-  "model_requested", "model", "provider", "upstream_model", "stream", "attempts", "outcome", "status", "error_code",
-  "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "cached", "created_at")
-select gen_random_uuid(), "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
-  "modelRequested", "model", "provider", "upstreamModel", "stream", "attempts", "outcome", "status", "errorCode",
-  "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "cached", "createdAt"
-from json_to_recordset(?::json) as r(
-  "organizationId" uuid, "userId" uuid, "apiKeyId" uuid, "source" text,
-  "runId" text, "requestId" text, "modelRequested" text, "model" text, "provider" text,
-  "upstreamModel" text, "stream" boolean, "attempts" integer, "outcome" text, "status" integer,
-  "errorCode" text, "latencyMs" integer, "inputTokens" integer, "outputTokens" integer,
-  "estimated" boolean, "cost" double precision, "dlpFindings" jsonb, "promptText" text,
-  "cached" boolean, "createdAt" timestamptz
-)`;
+const INSERT_BATCH_SQL = `
+with "rows" as (
+  select * from json_to_recordset(?::json) as r(
+    "organizationId" uuid, "userId" uuid, "apiKeyId" uuid, "source" text,
+    "runId" text, "requestId" text, "modelRequested" text, "model" text, "provider" text,
+    "upstreamModel" text, "stream" boolean, "attempts" integer, "outcome" text, "status" integer,
+    "errorCode" text, "latencyMs" integer, "inputTokens" integer, "outputTokens" integer,
+    "estimated" boolean, "cost" double precision, "dlpFindings" jsonb, "promptText" text,
+    "cached" boolean, "createdAt" timestamptz
+  )
+), "audited" as (
+  insert into "gateway_requests" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
+    "model_requested", "model", "provider", "upstream_model", "stream", "attempts", "outcome", "status", "error_code",
+    "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "cached", "created_at")
+  select gen_random_uuid(), "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
+    "modelRequested", "model", "provider", "upstreamModel", "stream", "attempts", "outcome", "status", "errorCode",
+    "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "cached", "createdAt"
+  from "rows"
+)${insertUsageRecordsFrom('"rows"')}`;
