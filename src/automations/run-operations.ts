@@ -22,14 +22,17 @@ export async function cancelRun(deps: Deps, caller: Caller, automationId: string
   const automation = await findManageableAutomation(deps, caller, automationId);
   const run = await findRun(deps, automation.id, runId);
   if (run.status !== 'running') throw new AppError('conflict', `The run already ended (${run.status})`, { param: 'runId' });
+  let workflowClosed = async () => true;
   try {
-    await deps.temporal.client.workflow.getHandle(`run/${run.id}`).cancel();
+    const handle = deps.temporal.client.workflow.getHandle(`run/${run.id}`);
+    await handle.cancel();
+    workflowClosed = async () => (await handle.describe()).status.name !== 'RUNNING';
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
     // No run workflow left to tell (it timed out or never started): record the end here.
     await recordCancelled(deps, run);
   }
-  return runView(await waitUntilEnded(deps, run.id));
+  return runView(await waitUntilEnded(deps, run.id, workflowClosed));
 }
 
 export async function retryRun(deps: Deps, caller: Caller, automationId: string, runId: string) {
@@ -58,12 +61,15 @@ async function recordCancelled(deps: Deps, run: AutomationRun): Promise<void> {
   });
 }
 
-/** The run once it recorded its end, or as it is when that takes longer than CANCEL_WAIT_MS. */
-async function waitUntilEnded(deps: Deps, runId: string): Promise<AutomationRun> {
+/**
+ * The run once it recorded its end and its workflow closed (the workflow records the end, then
+ * closes as cancelled), or as it is when that takes longer than CANCEL_WAIT_MS.
+ */
+async function waitUntilEnded(deps: Deps, runId: string, workflowClosed: () => Promise<boolean>): Promise<AutomationRun> {
   const deadline = Date.now() + CANCEL_WAIT_MS;
   for (;;) {
     const run = await deps.orm.em.fork().findOneOrFail(AutomationRun, { id: runId });
-    if (run.status !== 'running' || Date.now() >= deadline) return run;
+    if (Date.now() >= deadline || (run.status !== 'running' && await workflowClosed())) return run;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
