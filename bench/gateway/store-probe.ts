@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../src/db/orm.js';
 import { entities } from '../../src/orm-entities.js';
 import { createSecretBox } from '../../src/crypto/secrets.js';
-import { ResponsesStore, responseIds } from '../../src/gateway/responses.service.js';
+import { ResponseIdSequence, ResponsesStore } from '../../src/gateway/responses.service.js';
 import { parseResponsesBody } from '../../src/gateway/wire/responses.schemas.js';
 import { responseObject } from '../../src/gateway/wire/responses.js';
 import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
@@ -19,7 +19,7 @@ try {
   const store = new ResponsesStore({ orm, secrets: createSecretBox(randomBytes(32)), clock: systemClock, retentionDays: 30 });
   const body = parseResponsesBody({ model: 'fake-model', input: 'Summarize the meeting notes in two sentences.' });
   const conversation = await store.conversation(org.id, body);
-  const make = () => responseObject({ id: responseIds.response(), createdAt: 0, model: 'fake-model', body }, { status: 'completed', output: [{ type: 'message', id: responseIds.item('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello from the fake upstream', annotations: [] }] }], usage: { inputTokens: 11, outputTokens: 7 } });
+  const make = (ids: ResponseIdSequence) => responseObject({ id: ids.response, createdAt: 0, model: 'fake-model', body }, { status: 'completed', output: [{ type: 'message', id: ids.item('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello from the fake upstream', annotations: [] }] }], usage: { inputTokens: 11, outputTokens: 7 } });
   const pause = () => new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 10));
   for (const [label, concurrency, total, think] of [['warm-up', 8, 500, false], ['sequential', 1, 1000, false], ['64 at once', 64, 6400, false], ['64 clients, 10-20 ms apart', 64, 6400, true]] as const) {
     const cpu = process.cpuUsage();
@@ -28,7 +28,8 @@ try {
     await Promise.all(Array.from({ length: concurrency }, async () => {
       while (next++ < total) {
         if (think) await pause();
-        await store.save(org.id, make(), conversation);
+        const ids = new ResponseIdSequence();
+        await store.save(org.id, make(ids), conversation, ids);
       }
     }));
     const ms = performance.now() - started;

@@ -1,5 +1,6 @@
-// Stored Responses API answers (`store`, the default): per organization, the response object and
-// the conversation it answered, and each output item on its own for `item_reference` inputs.
+// Stored Responses API answers (`store`, the default): per organization, one row per response with
+// the response object and the conversation it answered; an item id names its response, so an
+// `item_reference` reads that row.
 // Everything a client sent or got back is kept only as SecretBox ciphertext (AES-256-GCM under
 // SECRET_KEY); ids, owner and times stay in clear. Rows past `expiresAt` read as absent.
 import { EntitySchema } from '@mikro-orm/core';
@@ -26,6 +27,11 @@ export const StoredResponseSchema = new EntitySchema<StoredResponse>({
   },
 });
 
+/**
+ * An output item kept on its own row, as responses were stored before item ids named their
+ * response (Migration20261127190000_response_rows): read for `item_reference` until they expire;
+ * nothing writes these any more.
+ */
 export class StoredResponseItem {
   /** The output item's id (`msg_...`, `fc_...`). */
   id!: string;

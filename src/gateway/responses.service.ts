@@ -26,17 +26,31 @@ interface StoredPayload {
 }
 
 /**
- * Random ids in OpenAI's style: `resp_`, `msg_`, `fc_`, `fco_` and 32 hex digits (122 random
- * bits). From randomUUID, which draws on a buffer of entropy: a stored response takes several
- * ids, and a randomBytes call each was a system call each.
+ * The ids of one new response in OpenAI's style: `resp_` and 32 random hex digits (122 random
+ * bits, from randomUUID, which draws on a buffer of entropy), and for its items (`msg_`, `fc_`,
+ * `fco_`) the same 32 digits and a 4-digit counter. An item id so names the response that keeps
+ * it: an `item_reference` reads that one response row, and a response is one row, not one per item.
  */
-export const responseIds: ResponseIds & { response(): string } = {
-  response: () => `resp_${randomHex()}`,
-  item: (prefix) => `${prefix}_${randomHex()}`,
-};
+export class ResponseIdSequence implements ResponseIds {
+  readonly response: string;
+  private next = 0;
+  private readonly hex = randomUUID().replaceAll('-', '');
 
-function randomHex(): string {
-  return randomUUID().replaceAll('-', '');
+  constructor() {
+    this.response = `resp_${this.hex}`;
+  }
+
+  item(prefix: 'msg' | 'fc' | 'fco'): string {
+    return `${prefix}_${this.hex}${(this.next++).toString(16).padStart(4, '0')}`;
+  }
+}
+
+const ITEM_ID = /^(?:msg|fc|fco)_([0-9a-f]{32})[0-9a-f]{4,}$/;
+
+/** The response an item id was made for, or undefined for an id of another shape (a client's own, or one stored before). */
+export function responseIdOfItem(itemId: string): string | undefined {
+  const hex = ITEM_ID.exec(itemId)?.[1];
+  return hex === undefined ? undefined : `resp_${hex}`;
 }
 
 /** A stored response as the insert statement takes it: ciphertexts, owner and times. */
@@ -46,7 +60,6 @@ interface ResponseRow {
   payload: string;
   createdAt: Date;
   expiresAt: Date;
-  items: { id: string; ciphertext: string }[];
 }
 
 /**
@@ -58,16 +71,10 @@ interface ResponseRow {
  * default), never half of one. The answer's audit and usage rows are written later still.
  */
 const INSERT_RESPONSES_SQL = `
-with "rows" as (
-  select * from json_to_recordset(?::json) as r("id" text, "organizationId" uuid, "payload" text, "createdAt" timestamptz, "expiresAt" timestamptz, "items" json)
-  where set_config('synchronous_commit', 'off', true) = 'off'
-), "responses" as (
-  insert into "gateway_responses" ("id", "organization_id", "payload_ciphertext", "created_at", "expires_at")
-  select "id", "organizationId", "payload", "createdAt", "expiresAt" from "rows"
-)
-insert into "gateway_response_items" ("id", "organization_id", "response_id", "item_ciphertext", "expires_at")
-select i."id", r."organizationId", r."id", i."ciphertext", r."expiresAt"
-from "rows" r cross join lateral json_to_recordset(r."items") as i("id" text, "ciphertext" text)`;
+insert into "gateway_responses" ("id", "organization_id", "payload_ciphertext", "created_at", "expires_at")
+select "id", "organizationId", "payload", "createdAt", "expiresAt"
+from json_to_recordset(?::json) as r("id" text, "organizationId" uuid, "payload" text, "createdAt" timestamptz, "expiresAt" timestamptz)
+where set_config('synchronous_commit', 'off', true) = 'off'`;
 
 /** How often one store deletes expired responses (on a save, off the answer's path). */
 const PURGE_INTERVAL_MS = 3_600_000;
@@ -100,36 +107,33 @@ export class ResponsesStore {
   }
 
   /**
-   * Keeps a finished response, its conversation, and each output item (findable by id), committed
-   * before the client gets the answer: its ids must resolve at once, on any API process. Saves
-   * that arrive while another is being written share the next statement (group commit).
+   * Keeps a finished response and its conversation as one row, committed before the client gets
+   * the answer: its ids (the response's and its items') must resolve at once, on any API process.
+   * Input items the client sent without an id get one from the response's `ids`, so they can be
+   * referenced too. Saves that arrive while another is being written share the next statement
+   * (group commit).
    */
-  async save(organizationId: string, response: ResponseObject, conversation: ResolvedItem[]): Promise<void> {
+  async save(organizationId: string, response: ResponseObject, conversation: ResolvedItem[], ids: ResponseIds): Promise<void> {
     const now = this.deps.clock.now();
     this.purgeNowAndThen(now);
     const expiresAt = new Date(now.getTime() + this.deps.retentionDays * 86_400_000);
     // Every stored input item gets an id (the client may send none): input_items pages by them.
-    const payload: StoredPayload = { response, conversation: conversation.map((item) => (item.id ? item : { ...item, id: responseIds.item(inputItemPrefix(item)) })) };
+    const payload: StoredPayload = { response, conversation: conversation.map((item) => (item.id ? item : { ...item, id: ids.item(inputItemPrefix(item)) })) };
     await this.writes.add({
       id: response.id,
       organizationId,
       payload: this.deps.secrets.encrypt(JSON.stringify(payload)),
       createdAt: now,
       expiresAt,
-      items: response.output.map((item) => ({ id: item.id, ciphertext: this.deps.secrets.encrypt(JSON.stringify(asInputItem(item))) })),
     });
   }
 
-  /**
-   * One statement for a batch of responses and their items: the rows travel as one bound JSON
-   * parameter (not quoted into the SQL text) and PostgreSQL fans them out into both tables. The
-   * items' foreign key is checked at the end of the statement, after the response rows went in.
-   */
+  /** One statement for a batch of responses: the rows travel as one bound JSON parameter (not quoted into the SQL text). */
   private async insert(rows: ResponseRow[]): Promise<void> {
     await this.deps.orm.em.getConnection().getKnex().raw(INSERT_RESPONSES_SQL, [JSON.stringify(rows)]);
   }
 
-  /** Deletes expired responses (their items go with them), of every organization or of one; returns how many. */
+  /** Deletes expired responses (items stored before item ids named their response go with them), of every organization or of one; returns how many. */
   async purgeExpired(organizationId?: string): Promise<number> {
     const expired = { expiresAt: { $lte: this.deps.clock.now() } };
     return this.deps.orm.em.fork().nativeDelete(StoredResponse, organizationId === undefined ? expired : { ...expired, organizationId });
@@ -167,7 +171,7 @@ export class ResponsesStore {
     return { object: 'list' as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + data.length < ordered.length };
   }
 
-  /** DELETE /v1/responses/{id}: removes the response and its items. */
+  /** DELETE /v1/responses/{id}: removes the response, and with it every item id it resolved. */
   async remove(organizationId: string, id: string): Promise<void> {
     const em = this.deps.orm.em.fork();
     const deleted = await em.nativeDelete(StoredResponse, { id, organizationId, expiresAt: { $gt: this.deps.clock.now() } });
@@ -188,9 +192,31 @@ export class ResponsesStore {
     return [...stored.conversation, ...stored.response.output.map(asInputItem)];
   }
 
+  /**
+   * The items the ids name, in the caller's organization and unexpired: an id made for a response
+   * (responseIdOfItem) is looked up in that response's output and conversation, one read for all
+   * of them; any other id only among the items kept one row each before (gateway_response_items,
+   * read until those rows expire).
+   */
   private async items(organizationId: string, ids: string[]): Promise<Map<string, ResolvedItem>> {
-    const rows = await this.deps.orm.em.fork().find(StoredResponseItem, { id: { $in: [...new Set(ids)] }, organizationId, expiresAt: { $gt: this.deps.clock.now() } });
-    return new Map(rows.map((row) => [row.id, JSON.parse(this.deps.secrets.decrypt(row.itemCiphertext)) as ResolvedItem]));
+    const unique = [...new Set(ids)];
+    const responseIdsNamed = [...new Set(unique.map(responseIdOfItem).filter((id) => id !== undefined))];
+    const earlier = unique.filter((id) => responseIdOfItem(id) === undefined);
+    const notExpired = { $gt: this.deps.clock.now() };
+    const found = new Map<string, ResolvedItem>();
+    const em = this.deps.orm.em.fork();
+    if (responseIdsNamed.length > 0) {
+      for (const row of await em.find(StoredResponse, { id: { $in: responseIdsNamed }, organizationId, expiresAt: notExpired })) {
+        const { response, conversation } = JSON.parse(this.deps.secrets.decrypt(row.payloadCiphertext)) as StoredPayload;
+        for (const item of [...conversation, ...response.output.map(asInputItem)]) if (item.id) found.set(item.id, item);
+      }
+    }
+    if (earlier.length > 0) {
+      for (const row of await em.find(StoredResponseItem, { id: { $in: earlier }, organizationId, expiresAt: notExpired })) {
+        found.set(row.id, JSON.parse(this.deps.secrets.decrypt(row.itemCiphertext)) as ResolvedItem);
+      }
+    }
+    return new Map(unique.flatMap((id) => (found.has(id) ? [[id, found.get(id)!] as const] : [])));
   }
 }
 

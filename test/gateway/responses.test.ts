@@ -349,22 +349,71 @@ describe('responses: options, storage and errors', () => {
     await expect(store.conversation(org.id, parseResponsesBody({ model: 'fake-model', previous_response_id: response.id, input: 'x' }))).rejects.toMatchObject({ param: 'previous_response_id' });
     expect(await store.purgeExpired(org.id)).toBeGreaterThanOrEqual(1);
     expect(await stack.runtime.orm.em.fork().count(StoredResponse, { id: response.id })).toBe(0);
-    expect(await stack.runtime.orm.em.fork().count(StoredResponseItem, { responseId: response.id })).toBe(0);
   });
 
-  it('resolves item_reference inputs to stored output items, and refuses unknown ones naming the field', async () => {
+  it('resolves item_reference inputs to stored output and input items, and refuses unknown ones naming the field', async () => {
     primary.enqueue({ content: 'First answer' });
     const first = await client.responses.create({ model: 'fake-model', input: 'First question' });
+    // An item id names the response that keeps it: one row per response, no row per item.
+    const hex = first.id.slice('resp_'.length);
+    expect(first.output[0]!.id).toMatch(new RegExp(`^msg_${hex}[0-9a-f]{4}$`));
+    const [question] = (await client.responses.inputItems.list(first.id)).data;
+    expect(question!.id).toMatch(new RegExp(`^msg_${hex}[0-9a-f]{4}$`));
     primary.enqueue({ content: 'Second answer' });
-    await client.responses.create({ model: 'fake-model', input: [{ role: 'user', content: 'First question' }, { type: 'item_reference', id: first.output[0]!.id! }, { role: 'user', content: 'And then?' }] });
+    await client.responses.create({ model: 'fake-model', input: [{ type: 'item_reference', id: question!.id }, { type: 'item_reference', id: first.output[0]!.id! }, { role: 'user', content: 'And then?' }] });
     expect(primary.requests[1]!.body.messages).toEqual([
       { role: 'user', content: 'First question' },
       { role: 'assistant', content: 'First answer' },
       { role: 'user', content: 'And then?' },
     ]);
-    const missing = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: 'msg_nope' }] } });
-    expect(missing.status).toBe(400);
-    expect(missing.body.error.param).toBe('input[0].id');
+    for (const id of ['msg_nope', `msg_${hex}ffff`, `fc_${hex}0000`]) {
+      const missing = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: [{ role: 'user', content: 'x' }, { type: 'item_reference', id }] } });
+      expect(missing.status, id).toBe(400);
+      expect(missing.body.error).toMatchObject({ code: 'bad_request', param: 'input[1].id' });
+    }
+  });
+
+  it("refuses another organization's item ids, and the ids of a deleted response", async () => {
+    primary.enqueue({ content: 'the answer is marmalade' });
+    const first = await client.responses.create({ model: 'fake-model', input: 'a question about zanzibar' });
+    const itemId = first.output[0]!.id!;
+    const other = await createTestOrganization(stack.runtime.orm);
+    const stolen = await call<any>(stack.baseUrl, 'POST', '/responses', { key: other.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: itemId }] } });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.error).toMatchObject({ code: 'bad_request', param: 'input[0].id' });
+    expect(primary.requests).toHaveLength(1);
+
+    await client.responses.delete(first.id);
+    const gone = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: itemId }] } });
+    expect(gone.status).toBe(400);
+    expect(gone.body.error.param).toBe('input[0].id');
+  });
+
+  it('still resolves an item kept on its own row before item ids named their response, until its response goes', async () => {
+    primary.enqueue({ content: 'Stored answer' });
+    const first = await client.responses.create({ model: 'fake-model', input: 'Old question' });
+    // An item as the previous schema kept it: a random id, its own encrypted row.
+    const legacyId = 'msg_0123456789abcdef0123456789abcdef';
+    const expires = new Date(Date.now() + 86_400_000);
+    const item = { type: 'message', id: legacyId, role: 'assistant', content: [{ type: 'output_text', text: 'An answer from before' }] };
+    await stack.runtime.orm.em.fork().getConnection().execute(
+      'insert into gateway_response_items (id, organization_id, response_id, item_ciphertext, expires_at) values (?, ?, ?, ?, ?)',
+      [legacyId, org.id, first.id, stack.runtime.secrets.encrypt(JSON.stringify(item)), expires],
+    );
+    const other = await createTestOrganization(stack.runtime.orm);
+    const foreign = await call<any>(stack.baseUrl, 'POST', '/responses', { key: other.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: legacyId }] } });
+    expect(foreign.status).toBe(400);
+
+    primary.enqueue({ content: 'New answer' });
+    await client.responses.create({ model: 'fake-model', input: [{ type: 'item_reference', id: legacyId }, { role: 'user', content: 'Go on' }] });
+    expect(primary.requests[1]!.body.messages).toEqual([
+      { role: 'assistant', content: 'An answer from before' },
+      { role: 'user', content: 'Go on' },
+    ]);
+    await client.responses.delete(first.id);
+    expect(await stack.runtime.orm.em.fork().count(StoredResponseItem, { id: legacyId })).toBe(0);
+    const gone = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: legacyId }] } });
+    expect(gone.status).toBe(400);
   });
 
   it.each([

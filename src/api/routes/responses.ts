@@ -3,7 +3,7 @@
 // responses. A response is stored (unless `store: false`) before the client gets it, so its id
 // and item ids resolve at once in the next call (`previous_response_id`, `item_reference`: what the AI SDK sends in tool loops).
 import { Router } from 'express';
-import { responseIds, type ResponsesStore } from '../../gateway/responses.service.js';
+import { ResponseIdSequence, type ResponsesStore } from '../../gateway/responses.service.js';
 import { fromResponsesRequest, ResponsesStreamWriter, toResponseObject, type ResponseHead } from '../../gateway/wire/responses.js';
 import { inputItemsQuerySchema, parseResponsesBody } from '../../gateway/wire/responses.schemas.js';
 import { parseInput } from '../../identity/identity.schemas.js';
@@ -40,15 +40,16 @@ function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
     const organizationId = call.caller.organizationId;
     const conversation = await store.conversation(organizationId, body);
     const keep = body.store !== false;
-    const head = (model: string): ResponseHead => ({ id: responseIds.response(), createdAt: Math.floor(deps.clock.now().getTime() / 1000), model, body });
+    const ids = new ResponseIdSequence();
+    const head = (model: string): ResponseHead => ({ id: ids.response, createdAt: Math.floor(deps.clock.now().getTime() / 1000), model, body });
     await answerGatewayCall(deps.gateway, call, res, fromResponsesRequest(body, conversation), {
       body: async (result) => {
-        const response = toResponseObject(head(result.model), result, responseIds);
-        if (keep) await store.save(organizationId, response, conversation);
+        const response = toResponseObject(head(result.model), result, ids);
+        if (keep) await store.save(organizationId, response, conversation, ids);
         return response;
       },
       events: (stream) => {
-        const writer = new ResponsesStreamWriter(head(stream.model), responseIds);
+        const writer = new ResponsesStreamWriter(head(stream.model), ids);
         return {
           start: writer.start(),
           event: (chunk) => writer.write(chunk),
@@ -56,7 +57,7 @@ function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
           end: '',
           complete: async () => {
             const response = writer.final();
-            if (keep) await store.save(organizationId, response, conversation);
+            if (keep) await store.save(organizationId, response, conversation, ids);
             return writer.finish(response);
           },
         };

@@ -20,6 +20,7 @@ import { Migration20261127064435_gateway_responses } from './Migration2026112706
 import { Migration20261127100000_tool_approvals } from './Migration20261127100000_tool_approvals.js';
 import { Migration20261127110000_api_key_ancestors } from './Migration20261127110000_api_key_ancestors.js';
 import { Migration20261127130000_execution_deliveries } from './Migration20261127130000_execution_deliveries.js';
+import { Migration20261127190000_response_rows } from './Migration20261127190000_response_rows.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -42,4 +43,5 @@ export const migrationsList = [
   { name: 'Migration20261127100000_tool_approvals', class: Migration20261127100000_tool_approvals },
   { name: 'Migration20261127110000_api_key_ancestors', class: Migration20261127110000_api_key_ancestors },
   { name: 'Migration20261127130000_execution_deliveries', class: Migration20261127130000_execution_deliveries },
+  { name: 'Migration20261127190000_response_rows', class: Migration20261127190000_response_rows },
 ];
