@@ -7,7 +7,7 @@
 // worker slot and no budget reservation (a model call reserves and settles within its activity).
 import { CancellationScope, condition, isCancellation, patched, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { ApprovalCall } from '../connectors/tool-loop.js';
+import type { ApprovalCall } from './tool-loop.js';
 import { approveSignal, denySignal, type ApprovalSignal, type ApprovalSubject, type SettledApproval } from './approvals.contract.js';
 
 const bookkeeping = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 };

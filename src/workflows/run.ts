@@ -19,7 +19,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
+import { runToolCallingLoop, type ToolLoopSteps } from './tool-loop.js';
 import { AGENT_STEP_OPTIONS, toolCallOrError, codedFailureMessage } from './agent-steps.js';
 import { approvalWaiter } from './approval-wait.js';
 import { RUN_APPROVAL_WAIT_LIMIT_MS } from './approvals.contract.js';

@@ -10,7 +10,7 @@
 // status lookup never depends on Temporal visibility.
 import { ApplicationFailure, CancellationScope, condition, isCancellation, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { runToolCallingLoop, type ToolLoopSteps } from '../connectors/tool-loop.js';
+import { runToolCallingLoop, type ToolLoopSteps } from './tool-loop.js';
 import { AGENT_STEP_OPTIONS, codedFailureMessage, toolCallOrError } from './agent-steps.js';
 import { approvalWaiter } from './approval-wait.js';
 import {

@@ -12,7 +12,7 @@ import { createRunActivities, type RunStart } from '../../src/automations/run-ac
 import { loadConfig } from '../../src/config.js';
 import { RUN_APPROVAL_WAIT_LIMIT_MS } from '../../src/workflows/approvals.contract.js';
 import { RUN_CODE, RUN_WORK_TIME_MS, outOfWorkTime, runExecutionTimeoutMs, workedMs } from '../../src/workflows/run.js';
-import { MAX_TOOL_ITERATIONS } from '../../src/connectors/tool-loop.js';
+import { MAX_TOOL_ITERATIONS } from '../../src/workflows/tool-loop.js';
 import { call } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, testEnv, type Stack } from '../helpers/stack.js';

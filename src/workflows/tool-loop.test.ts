@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolDefinition } from '../gateway/types.js';
 import { FINAL_ANSWER_PROMPT, MAX_TOOL_ITERATIONS, runToolCallingLoop, type ModelStep, type ToolLoopSteps } from './tool-loop.js';
-import type { ConnectionTools } from './tool-use.js';
+import type { ConnectionTools } from '../connectors/tool-use.js';
 
 const tools: ConnectionTools = {
   tools: [{ type: 'function', function: { name: 'calc__add', parameters: { type: 'object' } } }],

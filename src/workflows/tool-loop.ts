@@ -6,7 +6,7 @@
 // Calls whose binding needs approval wait together for people (`awaitApprovals`), while the
 // turn's other calls run at once; the model gets all of the turn's results together.
 import type { ChatMessage, ToolCall, ToolDefinition } from '../gateway/types.js';
-import type { ConnectionTools, ToolBinding, ToolCallResult } from './tool-use.js';
+import type { ConnectionTools, ToolBinding, ToolCallResult } from '../connectors/tool-use.js';
 
 export const MAX_TOOL_ITERATIONS = 10;
 
