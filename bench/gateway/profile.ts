@@ -3,6 +3,7 @@
 // run.ts, warms up, then drives CONNECTIONS (default 64) for PROFILE_SECONDS (default 10) and
 // prints rps. GATEWAY_NODE_ARGS adds node flags to the gateway (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p");
 // GATEWAY_ENTRY runs another build (default dist/api/main.js; SKIP_BUILD=1 keeps dist as it is).
+// WIRE_FORMAT picks the route: chat (default), responses (stored), responses-unstored, messages.
 //   DATABASE_URL=… REDIS_URL=… npx tsx bench/gateway/profile.ts
 // INSTRUCTIONS=<n> counts instead the gateway's user-space instructions per request under
 // valgrind's callgrind, a figure the machine's load does not move: WARMUP_REQUESTS (default 1500)
@@ -60,12 +61,21 @@ const child = spawn(command[0] ?? process.execPath, [...command.slice(1), ...(co
 });
 const url = `http://127.0.0.1:${port}`;
 await whenReady(url);
+const prompt = 'Summarize the meeting notes in two sentences.';
+const formats = {
+  chat: { path: '/v1/chat/completions', headers: {}, body: (s: boolean) => ({ model: 'fake-model', messages: [{ role: 'user', content: prompt }], stream: s }) },
+  responses: { path: '/v1/responses', headers: {}, body: (s: boolean) => ({ model: 'fake-model', input: prompt, stream: s }) },
+  'responses-unstored': { path: '/v1/responses', headers: {}, body: (s: boolean) => ({ model: 'fake-model', input: prompt, stream: s, store: false }) },
+  messages: { path: '/v1/messages', headers: { 'anthropic-version': '2023-06-01' }, body: (s: boolean) => ({ model: 'fake-model', max_tokens: 256, messages: [{ role: 'user', content: prompt }], stream: s }) },
+};
+const format = formats[(process.env.WIRE_FORMAT ?? 'chat') as keyof typeof formats];
+if (!format) throw new Error(`WIRE_FORMAT must be one of ${Object.keys(formats).join(', ')}`);
 const target = {
   name: 'gateway',
   url,
-  path: '/v1/chat/completions',
-  headers: { authorization: `Bearer ${apiKey}` },
-  body: (s: boolean) => JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'Summarize the meeting notes in two sentences.' }], stream: s }),
+  path: format.path,
+  headers: { authorization: `Bearer ${apiKey}`, ...format.headers },
+  body: (s: boolean) => JSON.stringify(format.body(s)),
 };
 if (callgrind) {
   const warmup = await runLoad(target, { connections, durationMs: Infinity, stream, requests: Number(process.env.WARMUP_REQUESTS ?? '1500') });

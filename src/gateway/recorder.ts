@@ -4,6 +4,7 @@
 // graceful shutdown loses nothing.
 import { insertUsageRecordsFrom, type UsageEntry } from '../billing/usage-records.js';
 import type { Orm } from '../db/orm.js';
+import { runPrepared } from '../db/prepared.js';
 import type { Logger } from '../logger.js';
 import type { GatewayOutcome } from './entities.js';
 
@@ -77,10 +78,11 @@ export class RequestRecorder {
    * so a batch costs one round trip and is written whole or not at all (a failed batch is retried
    * whole). The parameter is bound ($1), not inlined: MikroORM's execute() quotes every value into
    * the SQL text, which for a batch's JSON meant escaping it character by character on the API's
-   * event loop. Row ids are drawn by PostgreSQL, so the entries are serialized as they are.
+   * event loop. Row ids are drawn by PostgreSQL, so the entries are serialized as they are. A
+   * prepared statement (runPrepared): parsed and planned once per connection.
    */
   private async write(batch: GatewayRequestEntry[]): Promise<void> {
-    await this.orm.em.getConnection().getKnex().raw(INSERT_BATCH_SQL, [JSON.stringify(batch)]);
+    await runPrepared(this.orm, 'gateway-recorder-batch', INSERT_BATCH_SQL, [JSON.stringify(batch)]);
   }
 
   private requeue(batch: GatewayRequestEntry[], error: unknown): void {

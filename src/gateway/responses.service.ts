@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secrets.js';
 import type { Orm } from '../db/orm.js';
 import { GroupCommit } from '../db/group-commit.js';
+import { runPrepared } from '../db/prepared.js';
 import { badRequest, notFound } from '../errors.js';
 import { StoredResponse, StoredResponseItem } from './responses.entities.js';
 import { inputItemPrefix, inputItems, listedInputItem, type OutputItem, type ResolvedItem, type ResponseIds, type ResponseObject } from './wire/responses.js';
@@ -128,9 +129,12 @@ export class ResponsesStore {
     });
   }
 
-  /** One statement for a batch of responses: the rows travel as one bound JSON parameter (not quoted into the SQL text). */
+  /**
+   * One statement for a batch of responses: the rows travel as one bound JSON parameter (not
+   * quoted into the SQL text), and the statement is prepared once per connection (runPrepared).
+   */
   private async insert(rows: ResponseRow[]): Promise<void> {
-    await this.deps.orm.em.getConnection().getKnex().raw(INSERT_RESPONSES_SQL, [JSON.stringify(rows)]);
+    await runPrepared(this.deps.orm, 'gateway-responses-insert', INSERT_RESPONSES_SQL, [JSON.stringify(rows)]);
   }
 
   /** Deletes expired responses (items stored before item ids named their response go with them), of every organization or of one; returns how many. */
