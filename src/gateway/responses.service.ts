@@ -212,7 +212,8 @@ export class ResponsesStore {
     if (responseIdsNamed.length > 0) {
       for (const row of await em.find(StoredResponse, { id: { $in: responseIdsNamed }, organizationId, expiresAt: notExpired })) {
         const { response, conversation } = JSON.parse(this.deps.secrets.decrypt(row.payloadCiphertext)) as StoredPayload;
-        for (const item of [...conversation, ...response.output.map(asInputItem)]) if (item.id) found.set(item.id, item);
+        // Only the items made for this response: a conversation also carries earlier responses' items.
+        for (const item of [...conversation, ...response.output.map(asInputItem)]) if (item.id && responseIdOfItem(item.id) === row.id) found.set(item.id, item);
       }
     }
     if (earlier.length > 0) {

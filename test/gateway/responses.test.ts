@@ -383,10 +383,13 @@ describe('responses: options, storage and errors', () => {
     expect(stolen.body.error).toMatchObject({ code: 'bad_request', param: 'input[0].id' });
     expect(primary.requests).toHaveLength(1);
 
+    // A later response carries the item in its conversation; the item is still the first one's.
+    primary.enqueue({ content: 'Later answer' });
+    const later = await client.responses.create({ model: 'fake-model', previous_response_id: first.id, input: 'and then?' });
     await client.responses.delete(first.id);
-    const gone = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: itemId }] } });
+    const gone = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: [{ type: 'item_reference', id: later.output[0]!.id! }, { type: 'item_reference', id: itemId }] } });
     expect(gone.status).toBe(400);
-    expect(gone.body.error.param).toBe('input[0].id');
+    expect(gone.body.error.param).toBe('input[1].id');
   });
 
   it('still resolves an item kept on its own row before item ids named their response, until its response goes', async () => {
