@@ -197,31 +197,35 @@ export class ResponsesStore {
   }
 
   /**
-   * The items the ids name, in the caller's organization and unexpired: an id made for a response
-   * (responseIdOfItem) is looked up in that response's output and conversation, one read for all
-   * of them; any other id only among the items kept one row each before (gateway_response_items,
-   * read until those rows expire).
+   * The items the ids name (and the other items of the same responses), in the caller's
+   * organization and unexpired: an id made for a response (responseIdOfItem) is looked up in that
+   * response's output and conversation, one read for all of them; any other id only among the
+   * items kept one row each before (gateway_response_items, read until those rows expire).
    */
   private async items(organizationId: string, ids: string[]): Promise<Map<string, ResolvedItem>> {
-    const unique = [...new Set(ids)];
-    const responseIdsNamed = [...new Set(unique.map(responseIdOfItem).filter((id) => id !== undefined))];
-    const earlier = unique.filter((id) => responseIdOfItem(id) === undefined);
+    const responseIds = new Set<string>();
+    const earlier = new Set<string>();
+    for (const id of ids) {
+      const responseId = responseIdOfItem(id);
+      if (responseId === undefined) earlier.add(id);
+      else responseIds.add(responseId);
+    }
     const notExpired = { $gt: this.deps.clock.now() };
     const found = new Map<string, ResolvedItem>();
     const em = this.deps.orm.em.fork();
-    if (responseIdsNamed.length > 0) {
-      for (const row of await em.find(StoredResponse, { id: { $in: responseIdsNamed }, organizationId, expiresAt: notExpired })) {
+    if (responseIds.size > 0) {
+      for (const row of await em.find(StoredResponse, { id: { $in: [...responseIds] }, organizationId, expiresAt: notExpired })) {
         const { response, conversation } = JSON.parse(this.deps.secrets.decrypt(row.payloadCiphertext)) as StoredPayload;
         // Only the items made for this response: a conversation also carries earlier responses' items.
         for (const item of [...conversation, ...response.output.map(asInputItem)]) if (item.id && responseIdOfItem(item.id) === row.id) found.set(item.id, item);
       }
     }
-    if (earlier.length > 0) {
-      for (const row of await em.find(StoredResponseItem, { id: { $in: earlier }, organizationId, expiresAt: notExpired })) {
+    if (earlier.size > 0) {
+      for (const row of await em.find(StoredResponseItem, { id: { $in: [...earlier] }, organizationId, expiresAt: notExpired })) {
         found.set(row.id, JSON.parse(this.deps.secrets.decrypt(row.itemCiphertext)) as ResolvedItem);
       }
     }
-    return new Map(unique.flatMap((id) => (found.has(id) ? [[id, found.get(id)!] as const] : [])));
+    return found;
   }
 }
 
