@@ -195,8 +195,15 @@ function isNumberWithin(value: unknown, min: number, max: number): boolean {
 /** For a union (string or parts array), the issue of the branch that got furthest into the value, with its full path. */
 export function innermost(issue: z.core.$ZodIssue): { message: string; path: PropertyKey[] } {
   if (issue.code === 'invalid_union') {
-    const deepest = issue.errors.map((branch) => branch[0]).filter((first) => first !== undefined && first.path.length > 0).sort((a, b) => b!.path.length - a!.path.length)[0];
-    if (deepest) return innermost({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
+    // Each branch's own innermost issue first (a branch may hold a union too): the deepest names
+    // the field of the branch that matched furthest (a function_call_output item's bad output
+    // part, not the message branch's `type`); ties keep the branches' order.
+    const deepest = issue.errors
+      .map((branch) => branch[0])
+      .filter((first) => first !== undefined && first.path.length > 0)
+      .map((first) => innermost({ ...first!, path: [...issue.path, ...first!.path] } as z.core.$ZodIssue))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (deepest) return deepest;
   }
   return issue;
 }

@@ -128,6 +128,34 @@ describe.each(upstreams)('messages against an $kind upstream', ({ model, upstrea
     }
   });
 
+  it('passes the images of a tool_result on (in the tool_result to Anthropic, after the tool message to chat completions)', async () => {
+    const png = Buffer.from('screenshot bytes').toString('base64');
+    upstream().enqueue({ content: 'A login page' });
+    const answer = await client.messages.create({
+      model,
+      max_tokens: 100,
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'What is on screen?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_s', name: 'get_weather', input: { city: 'Oslo' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: [{ type: 'text', text: 'captured' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }] }] },
+      ],
+    });
+    expect(answer.content).toEqual([{ type: 'text', text: 'A login page' }]);
+    const sent = upstream().requests[0]!.body.messages as unknown[];
+    if (api === 'anthropic') {
+      expect(sent[2]).toEqual({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: [{ type: 'text', text: 'captured' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }] }],
+      });
+    } else {
+      expect(sent.slice(2)).toEqual([
+        { role: 'tool', tool_call_id: 'toolu_s', content: 'captured' },
+        { role: 'user', content: [{ type: 'text', text: 'Images returned by tool call toolu_s:' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] },
+      ]);
+    }
+  });
+
   it('meters and audits messages.stream and a tool_use/tool_result round trip on this upstream, and blocks a card number before it', async () => {
     upstream().enqueue({ content: 'streamed', usage: { input: 6101, output: 2 } });
     await client.messages.stream({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Stream' }] }).finalMessage();

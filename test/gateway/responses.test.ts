@@ -134,6 +134,34 @@ describe.each(upstreams)('responses through the openai SDK against an $kind upst
     }
   });
 
+  it('passes the images of a function_call_output on (in the tool_result to Anthropic, after the tool message to chat completions)', async () => {
+    const image = 'data:image/png;base64,iVBORw0KGgo=';
+    upstream().enqueue({ content: 'A login page' });
+    const answer = await client.responses.create({
+      model,
+      store: false,
+      tools: [weatherTool],
+      input: [
+        { role: 'user', content: 'What is on screen?' },
+        { type: 'function_call', call_id: 'call_s', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        { type: 'function_call_output', call_id: 'call_s', output: [{ type: 'input_text', text: 'captured' }, { type: 'input_image', image_url: image, detail: 'auto' }] },
+      ],
+    });
+    expect(answer.output_text).toBe('A login page');
+    const sent = upstreamMessages(upstream().requests[0]!);
+    if (api === 'anthropic') {
+      expect(sent[2]).toEqual({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'call_s', content: [{ type: 'text', text: 'captured' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+      });
+    } else {
+      expect(sent.slice(2)).toEqual([
+        { role: 'tool', tool_call_id: 'call_s', content: 'captured' },
+        { role: 'user', content: [{ type: 'text', text: 'Images returned by tool call call_s:' }, { type: 'image_url', image_url: { url: image, detail: 'auto' } }] },
+      ]);
+    }
+  });
+
   it('meters and audits a stream and a tool round trip on this upstream, and blocks a card number in a function_call_output before it', async () => {
     upstream().enqueue({ content: 'streamed', usage: { input: 4101, output: 3 } });
     const stream = await client.responses.create({ model, input: 'Count', stream: true });

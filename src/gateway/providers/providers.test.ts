@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnthropicRequest, createAnthropicStreamTranslator, mapAnthropicError, parseAnthropicResponse } from './anthropic/index.js';
 import { buildOpenAiRequest, createOpenAiStreamTranslator, mapOpenAiError, parseOpenAiResponse } from './openai/index.js';
+import type { ChatMessage } from '../types.js';
 
 describe('mapProviderError', () => {
   it.each([
@@ -36,6 +37,27 @@ describe('openai transforms', () => {
     expect(built.path).toBe('/chat/completions');
     expect(built.headers.authorization).toBe('Bearer k');
     expect(JSON.parse(built.body)).toEqual({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10, temperature: 1, stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('moves the images of tool results into a user message after that turn\'s tool messages', () => {
+    const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,AAAA' } };
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'screenshots?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shot', arguments: '{}' } }, { id: 'c2', type: 'function', function: { name: 'shot', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'the page' }, image] },
+      { role: 'tool', tool_call_id: 'c2', content: [image] },
+      { role: 'user', content: 'and?' },
+    ];
+    const sent = JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages;
+    expect(sent.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: 'the page' },
+      { role: 'tool', tool_call_id: 'c2', content: '(images, in the next message)' },
+      { role: 'user', content: [{ type: 'text', text: 'Images returned by tool call c1:' }, image, { type: 'text', text: 'Images returned by tool call c2:' }, image] },
+      { role: 'user', content: 'and?' },
+    ]);
+    // Without images in tool results, the messages go as they are.
+    const plain: ChatMessage[] = [{ role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'r' }] }];
+    expect(JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages: plain }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages).toEqual(plain);
   });
 
   it('sends the output bound as max_completion_tokens to a provider configured so', () => {
@@ -85,6 +107,34 @@ describe('anthropic transforms', () => {
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } }, { type: 'tool_use', id: 't2', name: 'g', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r1' }, { type: 'tool_result', tool_use_id: 't2', content: 'r2' }] },
     ]);
+  });
+
+  it('sends the images of a tool result in its tool_result block', () => {
+    const built = buildAnthropicRequest({
+      request: {
+        model: 'm',
+        messages: [
+          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'shot', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 't1', content: [{ type: 'text', text: 'the page' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+        ],
+      },
+      upstreamModel: 'claude-x',
+      maxTokens: 100,
+      apiKey: 'k',
+      stream: false,
+    });
+    expect(JSON.parse(built.body).messages[1]).toEqual({
+      role: 'user',
+      content: [{
+        type: 'tool_result',
+        tool_use_id: 't1',
+        content: [
+          { type: 'text', text: 'the page' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+          { type: 'image', source: { type: 'url', url: 'https://x/y.png' } },
+        ],
+      }],
+    });
   });
 
   it('maps stop reasons and usage', () => {

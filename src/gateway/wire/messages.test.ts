@@ -47,6 +47,33 @@ describe('fromMessagesRequest', () => {
     expect(request.messages[0]!.content).toEqual([{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }]);
   });
 
+  it('keeps the images of a tool result beside its text, in their order (an error result marked)', () => {
+    const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'AAAA' } };
+    const request = fromMessagesRequest(parseMessagesBody({
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'screenshot?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'shot', input: {} }, { type: 'tool_use', id: 'c2', name: 'shot', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'c1', content: [{ type: 'text', text: 'the page' }, image, { type: 'text', text: 'below the fold' }] },
+            { type: 'tool_result', tool_use_id: 'c2', content: [{ type: 'image', source: { type: 'url', url: 'https://x/y.png' } }], is_error: true },
+          ],
+        },
+      ],
+    }));
+    expect(request.messages.slice(2)).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: [{ type: 'text', text: 'the page' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'text', text: 'below the fold' }],
+      },
+      { role: 'tool', tool_call_id: 'c2', content: [{ type: 'text', text: 'Error:' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+    ]);
+  });
+
   it('refuses server tools and unknown block types naming the field', () => {
     expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'thinking', thinking: '' }] }] })).toThrow(
       expect.objectContaining({ param: 'messages[0].content[0].type' }),

@@ -59,9 +59,19 @@ function fromMessage(role: 'user' | 'assistant', content: string | Block[]): Cha
   return out;
 }
 
+/**
+ * A tool result as a tool message: its text, or its text and images as content parts when it
+ * returned images (a screenshot tool's). An error result's text starts with `Error: `.
+ */
 function toolMessage(block: ToolResultBlock): ChatMessage {
-  const text = typeof block.content === 'string' ? block.content : (block.content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-  return { role: 'tool', tool_call_id: block.tool_use_id, content: block.is_error === true ? `Error: ${text}` : text };
+  const blocks = typeof block.content === 'string' ? [{ type: 'text' as const, text: block.content }] : (block.content ?? []);
+  const error = block.is_error === true;
+  if (blocks.every((part) => part.type === 'text')) {
+    const text = blocks.map((part) => part.text).join('\n');
+    return { role: 'tool', tool_call_id: block.tool_use_id, content: error ? `Error: ${text}` : text };
+  }
+  const parts = blocks.map(toPart);
+  return { role: 'tool', tool_call_id: block.tool_use_id, content: error ? [{ type: 'text', text: 'Error:' }, ...parts] : parts };
 }
 
 function toPart(block: Extract<Block, { type: 'text' | 'image' }>): ContentPart {

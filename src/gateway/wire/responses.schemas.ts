@@ -38,7 +38,9 @@ const functionCallOutputItem = z.object({
   type: z.literal('function_call_output'),
   id: z.string().optional(),
   call_id: z.string({ error: 'call_id is required' }).min(1, 'call_id is required'),
-  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, outputText]))], { error: 'output must be a string or text parts' }),
+  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, outputText, inputImage], { error: 'output part type must be one of input_text, output_text, input_image' }))], {
+    error: (issue) => (Array.isArray(issue.input) ? undefined : 'output must be a string or an array of input_text and input_image parts'),
+  }),
 });
 
 const itemReference = z.object({ type: z.literal('item_reference'), id: z.string({ error: 'id is required' }).min(1, 'id is required') });

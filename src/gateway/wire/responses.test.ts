@@ -45,6 +45,24 @@ describe('fromResponsesRequest', () => {
     ]);
   });
 
+  it('keeps the images of a function call output as content parts of its tool message', () => {
+    const body = parseResponsesBody({
+      model: 'm',
+      input: [
+        { type: 'function_call', call_id: 'c1', name: 'shot', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'the page' }, { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'low' }] },
+      ],
+    });
+    expect(fromResponsesRequest(body, inputItems(body.input) as never).messages[1]).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: [{ type: 'text', text: 'the page' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'low' } }],
+    });
+    expect(() => parseResponsesBody({ model: 'm', input: [{ type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_file', file_id: 'f' }] }] })).toThrow(
+      expect.objectContaining({ param: 'input[0].output[0].type', message: expect.stringContaining('input_image') }),
+    );
+  });
+
   it('refuses hosted tools naming the field', () => {
     expect(() => parseResponsesBody({ model: 'm', input: 'x', tools: [{ type: 'file_search' }] })).toThrow(expect.objectContaining({ param: 'tools[0].type' }));
   });

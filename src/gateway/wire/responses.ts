@@ -47,8 +47,11 @@ function addItem(messages: ChatMessage[], item: ResolvedItem): void {
     return;
   }
   if (item.type === 'function_call_output') {
-    const output = typeof item.output === 'string' ? item.output : item.output.map((part) => part.text).join('\n');
-    messages.push({ role: 'tool', tool_call_id: item.call_id, content: output });
+    // Text parts as one text; with images (a screenshot tool's), text and images as content parts.
+    const { output } = item;
+    const content = typeof output === 'string' ? output
+      : output.every((part) => part.type !== 'input_image') ? output.map((part) => part.text).join('\n') : output.map(toPart);
+    messages.push({ role: 'tool', tool_call_id: item.call_id, content });
     return;
   }
   const role = item.role === 'developer' ? 'system' : item.role;
@@ -56,11 +59,20 @@ function addItem(messages: ChatMessage[], item: ResolvedItem): void {
     messages.push({ role, content: item.content });
     return;
   }
-  const parts = item.content.map((part): ContentPart =>
-    part.type === 'input_image' ? { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } } : { type: 'text', text: part.type === 'refusal' ? part.refusal : part.text },
-  );
+  const parts = item.content.map(toPart);
   const textOnly = parts.every((part) => part.type === 'text');
   messages.push({ role, content: textOnly || role !== 'user' ? parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') : parts });
+}
+
+/** A content part of an input message or of a function call's output. */
+type InputPart =
+  | { type: 'input_text' | 'output_text'; text: string }
+  | { type: 'refusal'; refusal: string }
+  | { type: 'input_image'; image_url: string; detail?: 'auto' | 'low' | 'high' };
+
+function toPart(part: InputPart): ContentPart {
+  if (part.type === 'input_image') return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
+  return { type: 'text', text: part.type === 'refusal' ? part.refusal : part.text };
 }
 
 /** A string input is one user message. */

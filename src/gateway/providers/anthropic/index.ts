@@ -19,11 +19,14 @@ import { contentText, DEFAULT_TEMPERATURE, type ChatCompletionRequest, type Chat
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
+type TextBlock = { type: 'text'; text: string };
+type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
 type ContentBlock =
-  | { type: 'text'; text: string }
+  | TextBlock
+  | ImageBlock
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
+  /** A tool's result: its text, or text and image blocks (a screenshot tool's). */
+  | { type: 'tool_result'; tool_use_id: string; content: string | (TextBlock | ImageBlock)[] };
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -82,7 +85,8 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string |
 
 function toAnthropicMessage(message: ChatMessage): AnthropicMessage {
   if (message.role === 'tool') {
-    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content: contentText(message.content) }] };
+    const content = Array.isArray(message.content) ? toBlocks(message.content) : contentText(message.content);
+    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content }] };
   }
   if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
     const blocks: ContentBlock[] = message.content ? asBlocks(toBlocks(message.content)) : [];
@@ -95,9 +99,11 @@ function toAnthropicMessage(message: ChatMessage): AnthropicMessage {
 }
 
 /** OpenAI content parts as Anthropic blocks: text as text, an image URL as a url or base64 (data: URL) image source. */
-function toBlocks(content: string | ContentPart[]): string | ContentBlock[] {
+function toBlocks(content: ContentPart[]): (TextBlock | ImageBlock)[];
+function toBlocks(content: string | ContentPart[]): string | (TextBlock | ImageBlock)[];
+function toBlocks(content: string | ContentPart[]): string | (TextBlock | ImageBlock)[] {
   if (typeof content === 'string') return content;
-  return content.map((part): ContentBlock => {
+  return content.map((part): TextBlock | ImageBlock => {
     if (part.type === 'text') return { type: 'text', text: part.text };
     const data = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url.url);
     return data

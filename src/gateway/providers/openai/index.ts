@@ -1,7 +1,8 @@
 // OpenAI-compatible providers (OpenAI itself and any API speaking its chat completions format):
 // the request passes through with the upstream model and the output bound (max_tokens, or
 // max_completion_tokens where the provider is configured so); streams ask for usage
-// (stream_options.include_usage).
+// (stream_options.include_usage). Images a tool returned, which chat completions takes only from
+// the user, follow the tool messages in a user message.
 import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
@@ -16,7 +17,7 @@ import type {
   UpstreamHttpRequest,
 } from '../types.js';
 import { UpstreamStreamError } from '../types.js';
-import { DEFAULT_TEMPERATURE, type ToolCall } from '../../types.js';
+import { DEFAULT_TEMPERATURE, type ChatMessage, type ContentPart, type ToolCall } from '../../types.js';
 
 interface OpenAiUsage {
   prompt_tokens?: number;
@@ -35,11 +36,40 @@ interface OpenAiChunk {
   error?: { message?: string };
 }
 
+const hasImage = (message: ChatMessage): boolean => Array.isArray(message.content) && message.content.some((part) => part.type === 'image_url');
+
+/**
+ * The messages as chat completions takes them: a tool message carries text only, so the images of
+ * tool results (the internal request keeps them in the tool message, as the Messages and Responses
+ * APIs send them) move to a user message right after that turn's tool messages, each introduced
+ * by the call it came from. The messages themselves when no tool result has an image.
+ */
+export function withToolImagesFromUser(messages: ChatMessage[]): ChatMessage[] {
+  if (!messages.some((message) => message.role === 'tool' && hasImage(message))) return messages;
+  const out: ChatMessage[] = [];
+  let images: ContentPart[] = [];
+  for (const message of messages) {
+    if (message.role === 'tool' && hasImage(message)) {
+      const parts = message.content as ContentPart[];
+      out.push({ ...message, content: parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') || '(images, in the next message)' });
+      images.push({ type: 'text', text: `Images returned by tool call ${message.tool_call_id ?? ''}:` }, ...parts.filter((part) => part.type === 'image_url'));
+      continue;
+    }
+    if (message.role !== 'tool' && images.length > 0) {
+      out.push({ role: 'user', content: images });
+      images = [];
+    }
+    out.push(message);
+  }
+  if (images.length > 0) out.push({ role: 'user', content: images });
+  return out;
+}
+
 export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpRequest {
   const { request } = input;
   const body: Record<string, unknown> = {
     model: input.upstreamModel,
-    messages: request.messages,
+    messages: withToolImagesFromUser(request.messages),
   };
   body[input.maxTokensParam ?? 'max_tokens'] = input.maxTokens;
   // Same scale as the API; sent even when omitted so the spec's default, not the upstream's, applies.
