@@ -1,5 +1,5 @@
 // Memory A/B probe (session tool, not a benchmark): for each variant in VARIANTS
-// (`;`-separated, each `<entry>|<node flags>`), a freshly started gateway gets 1,000 slow streams
+// (`;`-separated, each `<entry>|<node flags and NAME=value environment variables>`), a freshly started gateway gets 1,000 slow streams
 // at once, as in bench:gateway, with its RSS sampled every 50 ms; then 64 connections of plain
 // requests for SECONDS, for the CPU per request. ROUNDS rounds, variants in turn.
 import fs from 'node:fs';
@@ -14,7 +14,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const variants = (process.env.VARIANTS ?? 'dist/api/main.js|').split(';').map((variant) => {
   const [entry, flags] = variant.split('|');
-  return { entry: path.resolve(root, entry!), flags: (flags ?? '').split(' ').filter(Boolean), name: variant };
+  // A flag of the form NAME=value is an environment variable of the gateway process, not a node flag.
+  const words = (flags ?? '').split(' ').filter(Boolean);
+  const env = Object.fromEntries(words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split('=', 2) as [string, string]));
+  return { entry: path.resolve(root, entry!), flags: words.filter((word) => !/^[A-Z_]+=/.test(word)), env, name: variant };
 });
 const seconds = Number(process.env.SECONDS ?? '3');
 const rounds = Number(process.env.ROUNDS ?? '2');
@@ -29,7 +32,10 @@ const body = (model: string) => (s: boolean) => JSON.stringify({ model, messages
 for (let round = 0; round < rounds; round++) {
   for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
     const settings = withSlowModel(fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 }), slow.url);
+    const saved = { ...process.env };
+    Object.assign(process.env, variant.env);
     const gateway = await startGateway({ entry: variant.entry, nodeArgs: variant.flags, settings, temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address });
+    process.env = saved;
     const { child, url, apiKey } = gateway;
     const target: Target = { name: variant.name, url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, body: body('fake-model') };
     const idle = status(child.pid!, 'VmRSS');
