@@ -145,6 +145,34 @@ describe('plain completions', () => {
     });
   });
 
+  it('sends the images of a tool message on: inside the tool_result to Anthropic, in a user message after it to an OpenAI upstream', async () => {
+    const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
+    const messages = [
+      { role: 'user', content: 'What is on screen?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_s', type: 'function', function: { name: 'screenshot', arguments: '{}' } }] },
+      // Chat completions' own clients type a tool message as text; the gateway takes images there too.
+      { role: 'tool', tool_call_id: 'call_s', content: [{ type: 'text', text: 'captured' }, image] },
+    ] as unknown as OpenAI.Chat.ChatCompletionMessageParam[];
+    claude.enqueue({ content: 'A login page' });
+    primary.enqueue({ content: 'A login page' });
+    for (const model of ['fake-claude', 'fake-model']) {
+      const completion = await client.chat.completions.create({ model, messages });
+      expect(completion.choices[0]?.message.content).toBe('A login page');
+    }
+    expect(claude.requests[0]!.body.messages).toEqual([
+      { role: 'user', content: 'What is on screen?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_s', name: 'screenshot', input: {} }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'call_s', content: [{ type: 'text', text: 'captured' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+      },
+    ]);
+    expect((primary.requests[0]!.body.messages as unknown[]).slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_s', content: 'captured' },
+      { role: 'user', content: [{ type: 'text', text: 'Images returned by tool call call_s:' }, image] },
+    ]);
+  });
+
   it('maps Anthropic tool_use answers to tool_calls', async () => {
     claude.enqueue({ content: '', toolCalls: [{ id: 'toolu_9', name: 'lookup', arguments: '{"q":"x"}' }] });
     const completion = await client.chat.completions.create({ model: 'fake-claude', messages: hello });

@@ -142,7 +142,7 @@ const fullResponsesRequest = (model: string): Json => ({
     { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
     { type: 'function_call_output', id: 'fco_1', call_id: 'call_1', output: 'result' },
     { type: 'function_call', id: 'fc_2', call_id: 'call_2', name: 'lookup', arguments: '{"q":"y"}' },
-    { type: 'function_call_output', id: 'fco_2', call_id: 'call_2', output: [{ type: 'input_text', text: 'second result' }] },
+    { type: 'function_call_output', id: 'fco_2', call_id: 'call_2', output: [{ type: 'input_text', text: 'second result' }, { type: 'input_image', image_url: 'https://images.example.test/c.png' }] },
     { role: 'user', content: 'And now?' },
   ],
   tools: [{ type: 'function', name: 'lookup', description: 'Looks things up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }],

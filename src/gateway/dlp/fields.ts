@@ -56,6 +56,7 @@ export const RESPONSES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> 
   'input[].arguments': 'text',
   'input[].output': 'text',
   'input[].output[].text': 'text',
+  'input[].output[].image_url': 'url',
   'tools[].name': 'identifier',
   'tools[].description': 'text',
   'tools[].parameters': 'json',
@@ -84,9 +85,9 @@ export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> =
   'messages[].content[].content': 'text',
   'messages[].content[].content[].text': 'text',
   'messages[].content[].content[].cache_control.type': 'ignored',
-  // A tool result's images are not sent (the internal tool message is text): dropped.
-  'messages[].content[].content[].source.data': 'ignored',
-  'messages[].content[].content[].source.url': 'ignored',
+  // A tool result's images go with it (inside the tool_result, or in a user message after it).
+  'messages[].content[].content[].source.data': 'image',
+  'messages[].content[].content[].source.url': 'url',
   'tools[].name': 'identifier',
   'tools[].description': 'text',
   'tools[].input_schema': 'json',
