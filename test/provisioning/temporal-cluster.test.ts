@@ -4,7 +4,7 @@
 // scheduled fire and a manual run end `success`, and the run's workflow is found in the server's
 // SQL visibility by the search attributes the workflows set. PostgreSQL stage only (the server's
 // stores are PostgreSQL databases); on a fresh machine the first run builds the server.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import net from 'node:net';
+import { promisify } from 'node:util';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -42,8 +43,15 @@ async function clusterPort(): Promise<number> {
   }
 }
 
-const cluster = (command: string) =>
-  execFileSync('bash', ['scripts/temporal-cluster.sh', command], { env: clusterEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20 * 60_000 });
+const run = promisify(execFile);
+
+/**
+ * The script, asynchronously: its first run on a machine builds the server (minutes), and a
+ * synchronous child would stop this test process's event loop for that long, so that vitest's
+ * calls to it time out (60 s) and fail the run with an unhandled error.
+ */
+const cluster = async (command: string) =>
+  (await run('bash', ['scripts/temporal-cluster.sh', command], { env: clusterEnv, encoding: 'utf8', timeout: 20 * 60_000, maxBuffer: 64 * 1024 * 1024 })).stdout;
 
 beforeAll(async () => {
   if (!databaseUrl) return;
@@ -58,7 +66,7 @@ beforeAll(async () => {
     PGUSER: decodeURIComponent(pg.username) || 'postgres',
     PGPASSWORD: decodeURIComponent(pg.password),
   };
-  [address] = cluster('start').trim().split(/\s+/) as [string];
+  [address] = (await cluster('start')).trim().split(/\s+/) as [string];
   stack = await startStack({ env: { TEMPORAL_ADDRESS: address } });
   org = await createTestOrganization(stack.runtime.orm);
 }, 25 * 60_000);
@@ -66,10 +74,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   if (clusterEnv) {
-    cluster('stop');
+    await cluster('stop');
     const admin = new URL(databaseUrl!);
     for (const name of [db, `${db}_visibility`]) {
-      execFileSync('psql', [admin.toString(), '-c', `drop database if exists "${name}" with (force)`], { stdio: 'ignore' });
+      await run('psql', [admin.toString(), '-c', `drop database if exists "${name}" with (force)`]);
     }
   }
   fs.rmSync(dir, { recursive: true, force: true });
