@@ -53,13 +53,13 @@ export interface StartedGateway {
   stop(): Promise<void>;
 }
 
-/** A gateway build (`entry`) with `nodeArgs`, on a scratch database, once it answers /readyz. */
-export async function startGateway(options: { entry: string; nodeArgs: string[]; settings: Record<string, unknown>; temporalAddress: string }): Promise<StartedGateway> {
+/** A gateway build (`entry`) with `nodeArgs` (and `env` on top of the benchmark's environment), on a scratch database, once it answers /readyz. */
+export async function startGateway(options: { entry: string; nodeArgs: string[]; settings: Record<string, unknown>; temporalAddress: string; env?: Record<string, string> }): Promise<StartedGateway> {
   const database = await createScratchDatabase(process.env.DATABASE_URL!, 'bench_gateway');
   const port = await freePort();
   const apiKey = `svc_live_${randomBytes(24).toString('hex')}`;
   const child = spawn(process.execPath, [...options.nodeArgs, options.entry], {
-    env: gatewayEnv({ port, gatewayConfig: writeGatewayConfig(options.settings), temporalAddress: options.temporalAddress, databaseUrl: database.url, apiKey, webConcurrency: 1 }),
+    env: { ...gatewayEnv({ port, gatewayConfig: writeGatewayConfig(options.settings), temporalAddress: options.temporalAddress, databaseUrl: database.url, apiKey, webConcurrency: 1 }), ...options.env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

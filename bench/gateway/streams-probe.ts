@@ -32,10 +32,7 @@ const body = (model: string) => (s: boolean) => JSON.stringify({ model, messages
 for (let round = 0; round < rounds; round++) {
   for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
     const settings = withSlowModel(fakeGatewayConfig({ primary: { baseUrl: `${upstream.url}/v1` } as FakeUpstream, timeoutMs: 30_000 }), slow.url);
-    const saved = { ...process.env };
-    Object.assign(process.env, variant.env);
-    const gateway = await startGateway({ entry: variant.entry, nodeArgs: variant.flags, settings, temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address });
-    process.env = saved;
+    const gateway = await startGateway({ entry: variant.entry, nodeArgs: variant.flags, settings, temporalAddress: process.env.TEMPORAL_ADDRESS ?? temporal!.address, env: variant.env });
     const { child, url, apiKey } = gateway;
     const target: Target = { name: variant.name, url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, body: body('fake-model') };
     const idle = status(child.pid!, 'VmRSS');

@@ -64,11 +64,8 @@ function addItem(messages: ChatMessage[], item: ResolvedItem): void {
   messages.push({ role, content: textOnly || role !== 'user' ? parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') : parts });
 }
 
-/** A content part of an input message or of a function call's output. */
-type InputPart =
-  | { type: 'input_text' | 'output_text'; text: string }
-  | { type: 'refusal'; refusal: string }
-  | { type: 'input_image'; image_url: string; detail?: 'auto' | 'low' | 'high' };
+/** A content part of an input message (a function call's output parts are some of these). */
+type InputPart = Exclude<Extract<ResolvedItem, { role: unknown }>['content'], string>[number];
 
 function toPart(part: InputPart): ContentPart {
   if (part.type === 'input_image') return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
