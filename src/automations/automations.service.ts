@@ -138,12 +138,28 @@ export async function deleteAutomation(deps: Deps, caller: Caller, id: string): 
     // A workflow that is already gone has nothing left to cancel.
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
+  await deleteAutomationRows(deps, caller.organizationId, automation.id);
+}
+
+/**
+ * Removes the automation's row with its runs, their deliveries and run counts (on delete
+ * cascade), and revokes its webhooks, in one transaction. Its running runs are locked first: a
+ * run that ends meanwhile (the one just cancelled records its end) holds its run row and then,
+ * through the run-count trigger, takes a key-share lock on the automation's row. Deleting the
+ * automation's row first would take the two in the other order and deadlock with it.
+ */
+export async function deleteAutomationRows(deps: Pick<Deps, 'orm' | 'clock'>, organizationId: string, automationId: string): Promise<void> {
   await deps.orm.em.fork().transactional(async (em) => {
+    await em.getConnection().execute(
+      `select 1 from "automation_runs" where "automation_id" = ? and "organization_id" = ? and "status" = 'running' order by "id" for update`,
+      [automationId, organizationId],
+      'all',
+      em.getTransactionContext(),
+    );
     // Its webhook URLs stop resolving (404) together with the automation; executions already
     // acknowledged finish (their run fails as not found).
-    await revokeAutomationWebhooks(em, caller.organizationId, automation.id, deps.clock.now());
-    // Runs and deliveries go with the row (on delete cascade).
-    await em.nativeDelete(Automation, { id: automation.id, organizationId: caller.organizationId });
+    await revokeAutomationWebhooks(em, organizationId, automationId, deps.clock.now());
+    await em.nativeDelete(Automation, { id: automationId, organizationId });
   });
 }
 

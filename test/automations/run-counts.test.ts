@@ -2,8 +2,10 @@
 // (automation_run_counts, for lists at 1M rows): they must equal a count(*) of the runs after
 // inserts, status changes, deletes, and disappear with the automation.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../helpers/http.js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deleteAutomationRows } from '../../src/automations/automations.service.js';
+import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
@@ -77,5 +79,45 @@ describe('run counts', () => {
     // Deleting the automation (here its row: no worker runs in this file) cascades to both tables.
     await sql('delete from automations where id = ?', [id]);
     expect(await sql('select * from automation_run_counts where automation_id = ?', [id])).toEqual([]);
+  });
+});
+
+// A run cancelled by the automation's deletion records its end while the deletion removes the
+// rows: the run's update holds its row, then its count trigger takes a key-share lock on the
+// automation's row. The deletion must not hold the automation's row while it waits for the run's
+// (CI once answered DELETE /automations/{id} with a 500: the deadlock PostgreSQL broke by
+// aborting the deletion). Here the run's side is a second connection, paused in between.
+describe.skipIf(!inject('databaseUrl'))('deleting an automation while its run ends', () => {
+  it('neither deadlocks: the run records its end, then the automation goes with its runs', async () => {
+    const created = await call(stack.baseUrl, 'POST', '/automations', {
+      key: org.member.key,
+      body: { name: 'Deleted mid-run', systemPrompt: 'x', schedule: '0 0 1 1 *', status: 'paused' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    const runId = randomUUID();
+    await sql(`insert into automation_runs (id, automation_id, organization_id, trigger, status, started_at) values (?, ?, ?, 'manual', 'running', now())`, [runId, id, org.id]);
+
+    const run = new pg.Client({ connectionString: inject('databaseUrl') });
+    await run.connect();
+    try {
+      await run.query('begin');
+      await run.query('select 1 from automation_runs where id = $1 for update', [runId]);
+      const deletion = deleteAutomationRows(stack.runtime, org.id, id);
+      const settled = deletion.then(() => 'deleted', (error: Error) => error);
+      await waitFor(async () => {
+        const waiting = await sql('select 1 from pg_stat_activity where ?::int = any(pg_blocking_pids(pid))', [(run as unknown as { processID: number }).processID]);
+        return waiting.length > 0;
+      }, { what: 'the deletion to wait for the run row' });
+      // What completeRun does, count trigger included.
+      await run.query(`update automation_runs set status = 'failure', error = 'cancelled', completed_at = now() where id = $1 and status = 'running'`, [runId]);
+      await run.query('commit');
+      expect(await settled).toBe('deleted');
+    } finally {
+      await run.end();
+    }
+    expect(await sql('select 1 from automations where id = ?', [id])).toEqual([]);
+    expect(await sql('select 1 from automation_runs where automation_id = ?', [id])).toEqual([]);
+    expect(await sql('select 1 from automation_run_counts where automation_id = ?', [id])).toEqual([]);
   });
 });
