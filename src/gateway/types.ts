@@ -28,6 +28,11 @@ export interface ChatMessage {
   name?: string;
   tool_calls?: ToolCall[];
   tool_call_id?: string;
+  /**
+   * A tool result reporting that the tool failed (the Messages API's `is_error`): an Anthropic
+   * upstream receives the flag, an OpenAI-style one the result's text after `Error: `.
+   */
+  isError?: true;
 }
 
 /**

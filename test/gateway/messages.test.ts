@@ -128,6 +128,26 @@ describe.each(upstreams)('messages against an $kind upstream', ({ model, upstrea
     }
   });
 
+  it('passes a failed tool_result on as failed: is_error to Anthropic, `Error: ` and its text to chat completions', async () => {
+    upstream().enqueue({ content: 'The weather service is down' });
+    await client.messages.create({
+      model,
+      max_tokens: 100,
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'Weather in Oslo?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_e', name: 'get_weather', input: { city: 'Oslo' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_e', content: 'service unavailable', is_error: true }] },
+      ],
+    });
+    const sent = upstream().requests[0]!.body.messages as unknown[];
+    expect(sent[2]).toEqual(
+      api === 'anthropic'
+        ? { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_e', content: 'service unavailable', is_error: true }] }
+        : { role: 'tool', tool_call_id: 'toolu_e', content: 'Error: service unavailable' },
+    );
+  });
+
   it('passes the images of a tool_result on (in the tool_result to Anthropic, after the tool message to chat completions)', async () => {
     const png = Buffer.from('screenshot bytes').toString('base64');
     upstream().enqueue({ content: 'A login page' });

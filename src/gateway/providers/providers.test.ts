@@ -60,6 +60,24 @@ describe('openai transforms', () => {
     expect(JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages: plain }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages).toEqual(plain);
   });
 
+  it('says a failed tool result is one in its text, which has no field for it', () => {
+    const image = { type: 'image_url' as const, image_url: { url: 'https://x/y.png' } };
+    const messages: ChatMessage[] = [
+      { role: 'tool', tool_call_id: 'c1', content: 'boom', isError: true },
+      { role: 'tool', tool_call_id: 'c2', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], isError: true },
+      { role: 'tool', tool_call_id: 'c3', content: [image], isError: true },
+      { role: 'tool', tool_call_id: 'c4', content: 'fine' },
+    ];
+    const sent = JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages;
+    expect(sent).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: 'Error: boom' },
+      { role: 'tool', tool_call_id: 'c2', content: 'Error: a\nb' },
+      { role: 'tool', tool_call_id: 'c3', content: 'Error: (images, in the next message)' },
+      { role: 'tool', tool_call_id: 'c4', content: 'fine' },
+      { role: 'user', content: [{ type: 'text', text: 'Images returned by tool call c3:' }, image] },
+    ]);
+  });
+
   it('sends the output bound as max_completion_tokens to a provider configured so', () => {
     const built = buildOpenAiRequest({ request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, upstreamModel: 'o-x', maxTokens: 4096, maxTokensParam: 'max_completion_tokens', apiKey: 'k', stream: false });
     const body = JSON.parse(built.body);
@@ -134,6 +152,27 @@ describe('anthropic transforms', () => {
           { type: 'image', source: { type: 'url', url: 'https://x/y.png' } },
         ],
       }],
+    });
+  });
+
+  it('sends a failed tool result with is_error set, its content as it is', () => {
+    const built = buildAnthropicRequest({
+      request: {
+        model: 'm',
+        messages: [
+          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 't2', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 't1', content: 'boom', isError: true },
+          { role: 'tool', tool_call_id: 't2', content: 'fine' },
+        ],
+      },
+      upstreamModel: 'claude-x',
+      maxTokens: 100,
+      apiKey: 'k',
+      stream: false,
+    });
+    expect(JSON.parse(built.body).messages[1]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 't1', content: 'boom', is_error: true }, { type: 'tool_result', tool_use_id: 't2', content: 'fine' }],
     });
   });
 

@@ -33,7 +33,7 @@ describe('fromMessagesRequest', () => {
       { role: 'system', content: 'A\nB' },
       { role: 'user', content: 'q' },
       { role: 'assistant', content: 'calling', tool_calls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: '{"a":1}' } }] },
-      { role: 'tool', tool_call_id: 'c1', content: 'Error: boom' },
+      { role: 'tool', tool_call_id: 'c1', content: 'boom', isError: true },
       { role: 'user', content: 'and?' },
     ]);
   });
@@ -70,7 +70,7 @@ describe('fromMessagesRequest', () => {
         tool_call_id: 'c1',
         content: [{ type: 'text', text: 'the page' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'text', text: 'below the fold' }],
       },
-      { role: 'tool', tool_call_id: 'c2', content: [{ type: 'text', text: 'Error:' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+      { role: 'tool', tool_call_id: 'c2', content: [{ type: 'image_url', image_url: { url: 'https://x/y.png' } }], isError: true },
     ]);
   });
 

@@ -61,17 +61,14 @@ function fromMessage(role: 'user' | 'assistant', content: string | Block[]): Cha
 
 /**
  * A tool result as a tool message: its text, or its text and images as content parts when it
- * returned images (a screenshot tool's). An error result's text starts with `Error: `.
+ * returned images (a screenshot tool's), marked when it reports an error.
  */
 function toolMessage(block: ToolResultBlock): ChatMessage {
   const blocks = typeof block.content === 'string' ? [{ type: 'text' as const, text: block.content }] : (block.content ?? []);
-  const error = block.is_error === true;
-  if (blocks.every((part) => part.type === 'text')) {
-    const text = blocks.map((part) => part.text).join('\n');
-    return { role: 'tool', tool_call_id: block.tool_use_id, content: error ? `Error: ${text}` : text };
-  }
-  const parts = blocks.map(toPart);
-  return { role: 'tool', tool_call_id: block.tool_use_id, content: error ? [{ type: 'text', text: 'Error:' }, ...parts] : parts };
+  const content = blocks.every((part) => part.type === 'text') ? blocks.map((part) => part.text).join('\n') : blocks.map(toPart);
+  const message: ChatMessage = { role: 'tool', tool_call_id: block.tool_use_id, content };
+  if (block.is_error === true) message.isError = true;
+  return message;
 }
 
 function toPart(block: Extract<Block, { type: 'text' | 'image' }>): ContentPart {

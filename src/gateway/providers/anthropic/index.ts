@@ -21,12 +21,9 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 
 type TextBlock = { type: 'text'; text: string };
 type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
-type ContentBlock =
-  | TextBlock
-  | ImageBlock
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  /** A tool's result: its text, or text and image blocks (a screenshot tool's). */
-  | { type: 'tool_result'; tool_use_id: string; content: string | (TextBlock | ImageBlock)[] };
+/** A tool's result: its text, or text and image blocks (a screenshot tool's); `is_error` when the tool failed. */
+type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | (TextBlock | ImageBlock)[]; is_error?: true };
+type ContentBlock = TextBlock | ImageBlock | { type: 'tool_use'; id: string; name: string; input: unknown } | ToolResultBlock;
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -86,7 +83,9 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string |
 function toAnthropicMessage(message: ChatMessage): AnthropicMessage {
   if (message.role === 'tool') {
     const content = Array.isArray(message.content) ? toBlocks(message.content) : contentText(message.content);
-    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content }] };
+    const result: ToolResultBlock = { type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content };
+    if (message.isError) result.is_error = true;
+    return { role: 'user', content: [result] };
   }
   if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
     const blocks: ContentBlock[] = message.content ? asBlocks(toBlocks(message.content)) : [];

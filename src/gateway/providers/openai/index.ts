@@ -2,7 +2,7 @@
 // the request passes through with the upstream model and the output bound (max_tokens, or
 // max_completion_tokens where the provider is configured so); streams ask for usage
 // (stream_options.include_usage). Images a tool returned, which chat completions takes only from
-// the user, follow the tool messages in a user message.
+// the user, follow the tool messages in a user message; a failed tool's result starts with `Error: `.
 import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
@@ -37,22 +37,30 @@ interface OpenAiChunk {
 }
 
 const hasImage = (message: ChatMessage): boolean => Array.isArray(message.content) && message.content.some((part) => part.type === 'image_url');
+/** A tool message chat completions would not take as it is: it has images, or the internal error mark. */
+const needsRewrite = (message: ChatMessage): boolean => message.role === 'tool' && (message.isError === true || hasImage(message));
 
 /**
- * The messages as chat completions takes them: a tool message carries text only, so the images of
+ * The messages as chat completions takes them. A tool message carries text only, so the images of
  * tool results (the internal request keeps them in the tool message, as the Messages and Responses
  * APIs send them) move to a user message right after that turn's tool messages, each introduced
- * by the call it came from. The messages themselves when no tool result has an image.
+ * by the call it came from. A failed tool's result (`isError`, which chat completions has no
+ * field for) says so first: `Error: ` and its text. The messages themselves when no tool message
+ * needs either.
  */
-export function withToolImagesFromUser(messages: ChatMessage[]): ChatMessage[] {
-  if (!messages.some((message) => message.role === 'tool' && hasImage(message))) return messages;
+export function asChatCompletionsMessages(messages: ChatMessage[]): ChatMessage[] {
+  if (!messages.some(needsRewrite)) return messages;
   const out: ChatMessage[] = [];
   let images: ContentPart[] = [];
   for (const message of messages) {
-    if (message.role === 'tool' && hasImage(message)) {
-      const parts = message.content as ContentPart[];
-      out.push({ ...message, content: parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') || '(images, in the next message)' });
-      images.push({ type: 'text', text: `Images returned by tool call ${message.tool_call_id ?? ''}:` }, ...parts.filter((part) => part.type === 'image_url'));
+    if (needsRewrite(message)) {
+      const { isError, ...rest } = message;
+      const parts = Array.isArray(message.content) ? message.content : [{ type: 'text' as const, text: message.content ?? '' }];
+      const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+      const withImages = parts.some((part) => part.type === 'image_url');
+      const said = text || (withImages ? '(images, in the next message)' : '');
+      out.push({ ...rest, content: isError ? `Error: ${said}` : said });
+      if (withImages) images.push({ type: 'text', text: `Images returned by tool call ${message.tool_call_id ?? ''}:` }, ...parts.filter((part) => part.type === 'image_url'));
       continue;
     }
     if (message.role !== 'tool' && images.length > 0) {
@@ -69,7 +77,7 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
   const { request } = input;
   const body: Record<string, unknown> = {
     model: input.upstreamModel,
-    messages: withToolImagesFromUser(request.messages),
+    messages: asChatCompletionsMessages(request.messages),
   };
   body[input.maxTokensParam ?? 'max_tokens'] = input.maxTokens;
   // Same scale as the API; sent even when omitted so the spec's default, not the upstream's, applies.
