@@ -16,10 +16,15 @@ export interface ToolDefinition {
   function: { name: string; description?: string; parameters?: Record<string, unknown> };
 }
 
-/** OpenAI's content parts: text, and images by URL (https or data:), which pass through unscanned. */
+/**
+ * OpenAI's content parts: text; images by URL (https or data:, the image itself not scanned); and
+ * files (a PDF as a data: URL, from the Messages API's `document` blocks), whose name is text and
+ * whose bytes are not scanned.
+ */
 export type ContentPart =
   | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } }
+  | { type: 'file'; file: { file_data: string; filename?: string } };
 
 export interface ChatMessage {
   role: ChatRole;

@@ -128,6 +128,35 @@ describe.each(upstreams)('messages against an $kind upstream', ({ model, upstrea
     }
   });
 
+  it('passes PDF documents on, from a user turn and from a tool_result (a document block to Anthropic, a file part to chat completions)', async () => {
+    const pdf = Buffer.from('%PDF-1.4 test').toString('base64');
+    const document = { type: 'document' as const, source: { type: 'base64' as const, media_type: 'application/pdf' as const, data: pdf } };
+    upstream().enqueue({ content: 'Two reports' });
+    const answer = await client.messages.create({
+      model,
+      max_tokens: 100,
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: [{ ...document, title: 'q3.pdf' }, { type: 'text', text: 'Compare with the one you read.' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_d', name: 'get_weather', input: { city: 'Oslo' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_d', content: [document] }] },
+      ],
+    });
+    expect(answer.content).toEqual([{ type: 'text', text: 'Two reports' }]);
+    const sent = upstream().requests[0]!.body.messages as unknown[];
+    const file = { type: 'file', file: { file_data: `data:application/pdf;base64,${pdf}` } };
+    if (api === 'anthropic') {
+      expect(sent[0]).toEqual({ role: 'user', content: [{ ...document, title: 'q3.pdf' }, { type: 'text', text: 'Compare with the one you read.' }] });
+      expect(sent[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_d', content: [document] }] });
+    } else {
+      expect(sent[0]).toEqual({ role: 'user', content: [{ type: 'file', file: { ...file.file, filename: 'q3.pdf' } }, { type: 'text', text: 'Compare with the one you read.' }] });
+      expect(sent.slice(2)).toEqual([
+        { role: 'tool', tool_call_id: 'toolu_d', content: '(files, in the next message)' },
+        { role: 'user', content: [{ type: 'text', text: 'Files returned by tool call toolu_d:' }, file] },
+      ]);
+    }
+  });
+
   it('passes a failed tool_result on as failed: is_error to Anthropic, `Error: ` and its text to chat completions', async () => {
     upstream().enqueue({ content: 'The weather service is down' });
     await client.messages.create({

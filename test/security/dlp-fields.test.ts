@@ -162,6 +162,8 @@ const fullMessagesRequest = (model: string): Json => ({
       { type: 'text', text: 'Look at these.', cache_control: { type: 'ephemeral' } },
       { type: 'image', source: { type: 'url', url: 'https://images.example.test/a.png' } },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' }, title: 'report.pdf', context: 'The quarterly report' },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Plain notes.' }, title: 'notes.txt', context: 'Meeting notes' },
     ] },
     { role: 'assistant', content: [
       { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
@@ -173,6 +175,8 @@ const fullMessagesRequest = (model: string): Json => ({
         { type: 'text', text: 'second result', cache_control: { type: 'ephemeral' } },
         { type: 'image', source: { type: 'url', url: 'https://images.example.test/b.png' } },
         { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' }, title: 'read.pdf', context: 'A file the tool read' },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'File text.' }, title: 'read.txt', context: 'Another file' },
       ] },
     ] },
     { role: 'assistant', content: 'Done.' },
@@ -255,6 +259,33 @@ describe('a secret in any listed field of a real request is blocked', () => {
     body.messages[1].content[1].image_url.url = `data:image/png;base64,${Buffer.from(SECRET).toString('base64')}${SECRET}`;
     const res = await call(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body });
     expect(res.status, res.text).toBe(200);
+  });
+
+  // `source.data` ('data' in the list): a plain-text document's is text, an image's or a PDF's is bytes.
+  it.each(UPSTREAMS)("a plain-text document's data is text: a secret in it, in a user turn or a tool result, is blocked before the $kind upstream", async ({ model }) => {
+    for (const inToolResult of [false, true]) {
+      openai.reset();
+      anthropic.reset();
+      const body = fullMessagesRequest(model);
+      const blocks = inToolResult ? body.messages[2].content[1].content : body.messages[0].content;
+      const document = blocks.find((block: Json) => block.type === 'document' && block.source.type === 'text');
+      document.source.data = `notes with ${SECRET}`;
+      const res = await call<any>(stack.baseUrl, 'POST', '/messages', { key: org.member.key, body });
+      expect(res.status, res.text).toBe(403);
+      expect(res.text).toContain('github_token');
+      expect(openai.requests.length + anthropic.requests.length).toBe(0);
+    }
+  });
+
+  it.each(UPSTREAMS)("a PDF's bytes are not text: left alone, they reach the $kind upstream as sent", async ({ model }) => {
+    openai.reset();
+    anthropic.reset();
+    const body = fullMessagesRequest(model);
+    const pdf = `${Buffer.from('%PDF-1.4').toString('base64')}${SECRET}`;
+    body.messages[0].content.find((block: Json) => block.type === 'document' && block.source.type === 'base64').source.data = pdf;
+    const res = await call<any>(stack.baseUrl, 'POST', '/messages', { key: org.member.key, body });
+    expect(res.status, res.text).toBe(200);
+    expect(upstreamSaw(pdf)).toBe(true);
   });
 
   it('identifiers are never masked: with the detector on mask, a secret in a name or id still blocks while text is masked', async () => {

@@ -166,6 +166,7 @@ export const wireOperations: Operation[] = [
     summary: 'Create a message (the Anthropic Messages API, plain or streamed)',
     description:
       'The Anthropic Messages API over the same gateway core. The API key goes in `x-api-key` (or as a bearer token); `anthropic-version` and `anthropic-beta` are accepted. Anthropic clients take the service origin, without `/v1`, as their base URL. ' +
+      'Content blocks: `text`, `image`, `document` (a base64 PDF or plain text, in a user turn or a tool result), `tool_use`, `tool_result`. ' +
       'Errors here take Anthropic\'s shape, `{"type": "error", "error": {"type", "message"}}`, with its statuses (`overloaded_error` is 529).',
     auth: 'caller',
     errorShape: 'anthropic',

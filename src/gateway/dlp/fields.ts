@@ -9,12 +9,14 @@
 //   json        a JSON value whose every string (keys included) is scanned as text
 //   routing     read by the gateway to choose a route and never sent upstream as written (the
 //               target's upstream model is sent instead)
-//   image       image bytes (base64), not text: sent as the image and left alone, like a data: URL
+//   data        a Messages block's `source.data`: the bytes (base64) of an image or a PDF, not text,
+//               sent as they are and left alone like a data: URL; or the text of a plain-text
+//               document (`source.type` text), which is scanned as text
 //   ignored     accepted and never sent upstream (kept at most with a stored response, which is
 //               encrypted and read back only by the organization)
 // The Responses and Messages routes translate their bodies into the chat request, so their fields
 // reach the same scan; a stop sequence is an identifier (a masked one would be another sequence).
-export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'image' | 'routing' | 'ignored';
+export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'data' | 'routing' | 'ignored';
 
 export const CHAT_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
   model: 'routing',
@@ -76,7 +78,10 @@ export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> =
   'messages[].content': 'text',
   'messages[].content[].text': 'text',
   'messages[].content[].cache_control.type': 'ignored',
-  'messages[].content[].source.data': 'image',
+  'messages[].content[].source.data': 'data',
+  // A document's title (a PDF's file name upstream) and context are text.
+  'messages[].content[].title': 'text',
+  'messages[].content[].context': 'text',
   'messages[].content[].source.url': 'url',
   'messages[].content[].id': 'identifier',
   'messages[].content[].name': 'identifier',
@@ -85,8 +90,10 @@ export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> =
   'messages[].content[].content': 'text',
   'messages[].content[].content[].text': 'text',
   'messages[].content[].content[].cache_control.type': 'ignored',
-  // A tool result's images go with it (inside the tool_result, or in a user message after it).
-  'messages[].content[].content[].source.data': 'image',
+  // A tool result's images and documents go with it (inside the tool_result, or in a user message after it).
+  'messages[].content[].content[].source.data': 'data',
+  'messages[].content[].content[].title': 'text',
+  'messages[].content[].content[].context': 'text',
   'messages[].content[].content[].source.url': 'url',
   'tools[].name': 'identifier',
   'tools[].description': 'text',

@@ -140,6 +140,12 @@ class PolicyScan {
   }
 
   private *part(part: ContentPart): ScanSteps<ContentPart> {
+    if (part.type === 'file') {
+      // The file's bytes (a PDF) are not text; its name is.
+      if (part.file.filename === undefined) return part;
+      const filename = yield* this.text(part.file.filename);
+      return filename === part.file.filename ? part : { ...part, file: { ...part.file, filename } };
+    }
     if (part.type === 'image_url') {
       // The provider fetches an http(s) URL: it leaves as text. A data: URL is an image, not text.
       if (!/^https?:/i.test(part.image_url.url.trim())) return part;

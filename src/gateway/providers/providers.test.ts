@@ -78,6 +78,25 @@ describe('openai transforms', () => {
     ]);
   });
 
+  it('sends files in user messages as they are, and moves a tool result\'s files after the tool messages like its images', () => {
+    const file = { type: 'file' as const, file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'r.pdf' } };
+    const image = { type: 'image_url' as const, image_url: { url: 'https://x/y.png' } };
+    const messages: ChatMessage[] = [
+      { role: 'user', content: [file, { type: 'text', text: 'read it' }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }, { id: 'c2', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: [file] },
+      { role: 'tool', tool_call_id: 'c2', content: [{ type: 'text', text: 'both' }, image, file] },
+    ];
+    const sent = JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages;
+    expect(sent).toEqual([
+      messages[0],
+      messages[1],
+      { role: 'tool', tool_call_id: 'c1', content: '(files, in the next message)' },
+      { role: 'tool', tool_call_id: 'c2', content: 'both' },
+      { role: 'user', content: [{ type: 'text', text: 'Files returned by tool call c1:' }, file, { type: 'text', text: 'Images and files returned by tool call c2:' }, image, file] },
+    ]);
+  });
+
   it('sends the output bound as max_completion_tokens to a provider configured so', () => {
     const built = buildOpenAiRequest({ request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, upstreamModel: 'o-x', maxTokens: 4096, maxTokensParam: 'max_completion_tokens', apiKey: 'k', stream: false });
     const body = JSON.parse(built.body);
@@ -153,6 +172,30 @@ describe('anthropic transforms', () => {
         ],
       }],
     });
+  });
+
+  it('sends a file as a base64 document titled with its name, in a user turn and in a tool result', () => {
+    const file = { type: 'file' as const, file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'r.pdf' } };
+    const built = buildAnthropicRequest({
+      request: {
+        model: 'm',
+        messages: [
+          { role: 'user', content: [file, { type: 'text', text: 'read it' }] },
+          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 't1', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } }] },
+        ],
+      },
+      upstreamModel: 'claude-x',
+      maxTokens: 100,
+      apiKey: 'k',
+      stream: false,
+    });
+    const document = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } };
+    expect(JSON.parse(built.body).messages).toEqual([
+      { role: 'user', content: [{ ...document, title: 'r.pdf' }, { type: 'text', text: 'read it' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [document] }] },
+    ]);
   });
 
   it('sends a failed tool result with is_error set, its content as it is', () => {

@@ -1,6 +1,7 @@
 // The Anthropic Messages API request body (POST /v1/messages and /v1/messages/count_tokens),
 // validated at the edge. Fields Anthropic clients send that the gateway has no use for
-// (`metadata`, `thinking`, `service_tier`, `cache_control` on blocks) are accepted and ignored.
+// (`metadata`, `thinking`, `service_tier`, `cache_control` on blocks, a document's `citations`)
+// are accepted and ignored.
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import { formatParam, innermost } from '../chat.schemas.js';
@@ -27,6 +28,27 @@ const imageBlock = z.object({
   cache_control: cacheControl,
 });
 
+/**
+ * A document: a PDF (base64) or plain text, as a user turn's block or in a tool result (a coding
+ * agent's file read). Documents by URL or from content blocks are refused, naming the source type:
+ * an OpenAI-style upstream could take neither.
+ */
+const documentBlock = z.object({
+  type: z.literal('document'),
+  source: z.discriminatedUnion(
+    'type',
+    [
+      z.object({ type: z.literal('base64'), media_type: z.literal('application/pdf', { error: 'media_type must be application/pdf' }), data: z.string() }),
+      z.object({ type: z.literal('text'), media_type: z.literal('text/plain', { error: 'media_type must be text/plain' }), data: z.string() }),
+    ],
+    { error: 'document source type must be one of base64 (a PDF), text (send a document by URL or as content blocks as one of these)' },
+  ),
+  title: z.string({ error: 'title must be a string' }).nullable().optional(),
+  context: z.string({ error: 'context must be a string' }).nullable().optional(),
+  citations: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  cache_control: cacheControl,
+});
+
 const toolUseBlock = z.object({
   type: z.literal('tool_use'),
   id: z.string({ error: 'id is required' }).min(1, 'id is required'),
@@ -38,13 +60,13 @@ const toolUseBlock = z.object({
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string({ error: 'tool_use_id is required' }).min(1, 'tool_use_id is required'),
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock], { error: 'tool_result content blocks must be text or image' }))]).optional(),
+  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock], { error: 'tool_result content blocks must be text, image or document' }))]).optional(),
   is_error: z.boolean().optional(),
   cache_control: cacheControl,
 });
 
-export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock], {
-  error: 'content block type must be one of text, image, tool_use, tool_result',
+export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolUseBlock, toolResultBlock], {
+  error: 'content block type must be one of text, image, document, tool_use, tool_result',
 });
 
 const messageSchema = z.object({

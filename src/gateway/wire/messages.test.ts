@@ -74,6 +74,34 @@ describe('fromMessagesRequest', () => {
     ]);
   });
 
+  it('turns a PDF document into a file part named by its title (its context first) and a text document into text', () => {
+    const pdf = { type: 'document' as const, source: { type: 'base64' as const, media_type: 'application/pdf' as const, data: 'JVBERi0=' } };
+    const request = fromMessagesRequest(parseMessagesBody({
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: [{ ...pdf, title: 'report.pdf', context: 'Q3', citations: { enabled: true } }, { type: 'text', text: 'Summarise it.' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'read', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: [pdf, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'line one' }, title: 'a.txt' }] }] },
+        { role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' }, title: 'n.txt', context: 'from the meeting' }, { type: 'text', text: 'and?' }] },
+      ],
+    }));
+    expect(request.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Q3' }, { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'report.pdf' } }, { type: 'text', text: 'Summarise it.' }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } }, { type: 'text', text: 'a.txt\n\nline one' }] },
+      { role: 'user', content: 'n.txt\n\nfrom the meeting\n\nnotes\nand?' },
+    ]);
+  });
+
+  it('refuses documents by URL or from content blocks, and other media types, naming the field', () => {
+    const refused = (source: unknown, param: string) =>
+      expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'document', source }] }] })).toThrow(expect.objectContaining({ param }));
+    refused({ type: 'url', url: 'https://x/a.pdf' }, 'messages[0].content[0].source.type');
+    refused({ type: 'content', content: [{ type: 'text', text: 'x' }] }, 'messages[0].content[0].source.type');
+    refused({ type: 'base64', media_type: 'application/msword', data: 'AA==' }, 'messages[0].content[0].source.media_type');
+  });
+
   it('refuses server tools and unknown block types naming the field', () => {
     expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'thinking', thinking: '' }] }] })).toThrow(
       expect.objectContaining({ param: 'messages[0].content[0].type' }),

@@ -54,27 +54,39 @@ function fromMessage(role: 'user' | 'assistant', content: string | Block[]): Cha
     return [toolCalls.length > 0 ? { role, content: text || null, tool_calls: toolCalls } : { role, content: text }];
   }
   const out: ChatMessage[] = content.flatMap((block) => (block.type === 'tool_result' ? [toolMessage(block)] : []));
-  const parts = content.flatMap((block): ContentPart[] => (block.type === 'text' || block.type === 'image' ? [toPart(block)] : []));
+  const parts = content.flatMap((block): ContentPart[] => (block.type === 'text' || block.type === 'image' || block.type === 'document' ? toParts(block) : []));
   if (parts.length > 0) out.push({ role: 'user', content: parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts });
   return out;
 }
 
 /**
- * A tool result as a tool message: its text, or its text and images as content parts when it
- * returned images (a screenshot tool's), marked when it reports an error.
+ * A tool result as a tool message: its text, or its text, images and documents as content parts
+ * when it returned some (a screenshot tool's, a PDF a file tool read), marked when it reports an
+ * error.
  */
 function toolMessage(block: ToolResultBlock): ChatMessage {
   const blocks = typeof block.content === 'string' ? [{ type: 'text' as const, text: block.content }] : (block.content ?? []);
-  const content = blocks.every((part) => part.type === 'text') ? blocks.map((part) => part.text).join('\n') : blocks.map(toPart);
+  const content = blocks.every((part) => part.type === 'text') ? blocks.map((part) => part.text).join('\n') : blocks.flatMap(toParts);
   const message: ChatMessage = { role: 'tool', tool_call_id: block.tool_use_id, content };
   if (block.is_error === true) message.isError = true;
   return message;
 }
 
-function toPart(block: Extract<Block, { type: 'text' | 'image' }>): ContentPart {
-  if (block.type === 'text') return { type: 'text', text: block.text };
+/**
+ * A block as content parts. A PDF document is a file part (its title the file's name), after its
+ * context as text; a plain-text one is text: its title, context and text.
+ */
+function toParts(block: Extract<Block, { type: 'text' | 'image' | 'document' }>): ContentPart[] {
+  if (block.type === 'text') return [{ type: 'text', text: block.text }];
+  if (block.type === 'document') {
+    const { source, title, context } = block;
+    if (source.type === 'text') return [{ type: 'text', text: [title, context, source.data].filter((text) => text).join('\n\n') }];
+    const file: { file_data: string; filename?: string } = { file_data: `data:${source.media_type};base64,${source.data}` };
+    if (title) file.filename = title;
+    return [...(context ? [{ type: 'text' as const, text: context }] : []), { type: 'file', file }];
+  }
   const url = block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : block.source.url;
-  return { type: 'image_url', image_url: { url } };
+  return [{ type: 'image_url', image_url: { url } }];
 }
 
 const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal' };

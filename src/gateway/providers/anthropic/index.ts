@@ -21,9 +21,12 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 
 type TextBlock = { type: 'text'; text: string };
 type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
+type DocumentBlock = { type: 'document'; source: { type: 'base64'; media_type: string; data: string }; title?: string };
+/** What a user turn or a tool result carries: text, images and documents. */
+type PartBlock = TextBlock | ImageBlock | DocumentBlock;
 /** A tool's result: its text, or text and image blocks (a screenshot tool's); `is_error` when the tool failed. */
-type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | (TextBlock | ImageBlock)[]; is_error?: true };
-type ContentBlock = TextBlock | ImageBlock | { type: 'tool_use'; id: string; name: string; input: unknown } | ToolResultBlock;
+type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | PartBlock[]; is_error?: true };
+type ContentBlock = PartBlock | { type: 'tool_use'; id: string; name: string; input: unknown } | ToolResultBlock;
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -97,19 +100,30 @@ function toAnthropicMessage(message: ChatMessage): AnthropicMessage {
   return { role: message.role === 'assistant' ? 'assistant' : 'user', content: message.content === null ? '' : toBlocks(message.content) };
 }
 
-/** OpenAI content parts as Anthropic blocks: text as text, an image URL as a url or base64 (data: URL) image source. */
-function toBlocks(content: ContentPart[]): (TextBlock | ImageBlock)[];
-function toBlocks(content: string | ContentPart[]): string | (TextBlock | ImageBlock)[];
-function toBlocks(content: string | ContentPart[]): string | (TextBlock | ImageBlock)[] {
+/**
+ * OpenAI content parts as Anthropic blocks: text as text, an image URL as a url or base64 (data:
+ * URL) image source, a file (a PDF's data: URL) as a base64 document titled with its name.
+ */
+function toBlocks(content: ContentPart[]): PartBlock[];
+function toBlocks(content: string | ContentPart[]): string | PartBlock[];
+function toBlocks(content: string | ContentPart[]): string | PartBlock[] {
   if (typeof content === 'string') return content;
-  return content.map((part): TextBlock | ImageBlock => {
+  return content.map((part): PartBlock => {
     if (part.type === 'text') return { type: 'text', text: part.text };
-    const data = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url.url);
+    if (part.type === 'file') {
+      const file = DATA_URL.exec(part.file.file_data);
+      const document: DocumentBlock = { type: 'document', source: { type: 'base64', media_type: file?.[1] ?? 'application/pdf', data: file?.[2] ?? part.file.file_data } };
+      if (part.file.filename) document.title = part.file.filename;
+      return document;
+    }
+    const data = DATA_URL.exec(part.image_url.url);
     return data
       ? { type: 'image', source: { type: 'base64', media_type: data[1]!, data: data[2]! } }
       : { type: 'image', source: { type: 'url', url: part.image_url.url } };
   });
 }
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
 function asBlocks(content: string | ContentBlock[]): ContentBlock[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;

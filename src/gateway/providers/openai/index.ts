@@ -1,8 +1,9 @@
 // OpenAI-compatible providers (OpenAI itself and any API speaking its chat completions format):
 // the request passes through with the upstream model and the output bound (max_tokens, or
 // max_completion_tokens where the provider is configured so); streams ask for usage
-// (stream_options.include_usage). Images a tool returned, which chat completions takes only from
-// the user, follow the tool messages in a user message; a failed tool's result starts with `Error: `.
+// (stream_options.include_usage). Images and files a tool returned, which chat completions takes
+// only from the user, follow the tool messages in a user message; a failed tool's result starts
+// with `Error: `.
 import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
@@ -36,40 +37,48 @@ interface OpenAiChunk {
   error?: { message?: string };
 }
 
-const hasImage = (message: ChatMessage): boolean => Array.isArray(message.content) && message.content.some((part) => part.type === 'image_url');
-/** A tool message chat completions would not take as it is: it has images, or the internal error mark. */
-const needsRewrite = (message: ChatMessage): boolean => message.role === 'tool' && (message.isError === true || hasImage(message));
+const hasAttachment = (message: ChatMessage): boolean => Array.isArray(message.content) && message.content.some((part) => part.type !== 'text');
+/** A tool message chat completions would not take as it is: it has images or files, or the internal error mark. */
+const needsRewrite = (message: ChatMessage): boolean => message.role === 'tool' && (message.isError === true || hasAttachment(message));
+
+/** What a tool returned besides text, as the user message that carries it says: `Images`, `Files`, `Images and files`. */
+function attachmentKinds(parts: ContentPart[]): string {
+  const images = parts.some((part) => part.type === 'image_url');
+  const files = parts.some((part) => part.type === 'file');
+  return images && files ? 'Images and files' : files ? 'Files' : 'Images';
+}
 
 /**
- * The messages as chat completions takes them. A tool message carries text only, so the images of
- * tool results (the internal request keeps them in the tool message, as the Messages and Responses
- * APIs send them) move to a user message right after that turn's tool messages, each introduced
- * by the call it came from. A failed tool's result (`isError`, which chat completions has no
- * field for) says so first: `Error: ` and its text. The messages themselves when no tool message
- * needs either.
+ * The messages as chat completions takes them. A tool message carries text only, so the images
+ * and files of tool results (the internal request keeps them in the tool message, as the Messages
+ * and Responses APIs send them) move to a user message right after that turn's tool messages,
+ * each introduced by the call it came from. A failed tool's result (`isError`, which chat
+ * completions has no field for) says so first: `Error: ` and its text. The messages themselves
+ * when no tool message needs either.
  */
 export function asChatCompletionsMessages(messages: ChatMessage[]): ChatMessage[] {
   if (!messages.some(needsRewrite)) return messages;
   const out: ChatMessage[] = [];
-  let images: ContentPart[] = [];
+  let attachments: ContentPart[] = [];
   for (const message of messages) {
     if (needsRewrite(message)) {
       const { isError, ...rest } = message;
       const parts = Array.isArray(message.content) ? message.content : [{ type: 'text' as const, text: message.content ?? '' }];
       const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-      const withImages = parts.some((part) => part.type === 'image_url');
-      const said = text || (withImages ? '(images, in the next message)' : '');
+      const attached = parts.filter((part) => part.type !== 'text');
+      const kinds = attached.length > 0 ? attachmentKinds(attached) : '';
+      const said = text || (kinds ? `(${kinds.toLowerCase()}, in the next message)` : '');
       out.push({ ...rest, content: isError ? `Error: ${said}` : said });
-      if (withImages) images.push({ type: 'text', text: `Images returned by tool call ${message.tool_call_id ?? ''}:` }, ...parts.filter((part) => part.type === 'image_url'));
+      if (kinds) attachments.push({ type: 'text', text: `${kinds} returned by tool call ${message.tool_call_id ?? ''}:` }, ...attached);
       continue;
     }
-    if (message.role !== 'tool' && images.length > 0) {
-      out.push({ role: 'user', content: images });
-      images = [];
+    if (message.role !== 'tool' && attachments.length > 0) {
+      out.push({ role: 'user', content: attachments });
+      attachments = [];
     }
     out.push(message);
   }
-  if (images.length > 0) out.push({ role: 'user', content: images });
+  if (attachments.length > 0) out.push({ role: 'user', content: attachments });
   return out;
 }
 
