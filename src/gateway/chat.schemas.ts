@@ -11,6 +11,12 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
+/** A file's bytes as file parts carry them: a PDF as a data: URL (the gateway has no files API, so no file ids or URLs). */
+export function pdfDataUrl(field: string) {
+  const message = `${field} must be a PDF as a data: URL (data:application/pdf;base64,...); file ids and URLs are not supported`;
+  return z.string({ error: message }).regex(/^data:application\/pdf;base64,/, message);
+}
+
 const contentPartSchema = z.discriminatedUnion(
   'type',
   [
@@ -19,8 +25,12 @@ const contentPartSchema = z.discriminatedUnion(
       type: z.literal('image_url'),
       image_url: z.object({ url: z.string({ error: 'url must be a string' }), detail: z.enum(['auto', 'low', 'high']).optional() }, { error: 'image_url must be an object' }),
     }),
+    z.object({
+      type: z.literal('file'),
+      file: z.object({ file_data: pdfDataUrl('file_data'), filename: z.string({ error: 'filename must be a string' }).optional() }, { error: 'file must be an object' }),
+    }),
   ],
-  { error: 'content part type must be one of text, image_url' },
+  { error: 'content part type must be one of text, image_url, file' },
 );
 
 const messageSchema = z

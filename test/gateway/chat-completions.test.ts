@@ -145,6 +145,27 @@ describe('plain completions', () => {
     });
   });
 
+  it('sends a PDF file part on: as a document to Anthropic, as it is to an OpenAI upstream; refuses a file id naming the field', async () => {
+    const pdf = Buffer.from('%PDF-1.4 test').toString('base64');
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'user', content: [{ type: 'file', file: { file_data: `data:application/pdf;base64,${pdf}`, filename: 'q3.pdf' } }, { type: 'text', text: 'Summarise it.' }] },
+    ];
+    claude.enqueue({ content: 'Revenue grew' });
+    primary.enqueue({ content: 'Revenue grew' });
+    for (const model of ['fake-claude', 'fake-model']) {
+      const completion = await client.chat.completions.create({ model, messages });
+      expect(completion.choices[0]?.message.content).toBe('Revenue grew');
+    }
+    expect(claude.requests[0]!.body.messages).toEqual([
+      { role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf }, title: 'q3.pdf' }, { type: 'text', text: 'Summarise it.' }] },
+    ]);
+    expect(primary.requests[0]!.body.messages).toEqual(messages);
+
+    const byId = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }] }).catch((error: unknown) => error);
+    expect(byId).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((byId as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('messages[0].content[0].file.file_data');
+  });
+
   it('sends the images of a tool message on: inside the tool_result to Anthropic, in a user message after it to an OpenAI upstream', async () => {
     const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
     const messages = [

@@ -134,6 +134,34 @@ describe.each(upstreams)('responses through the openai SDK against an $kind upst
     }
   });
 
+  it('passes input_file PDFs on, from a user message and from a function_call_output (a document to Anthropic, a file part to chat completions)', async () => {
+    const pdf = `data:application/pdf;base64,${Buffer.from('%PDF-1.4 test').toString('base64')}`;
+    upstream().enqueue({ content: 'Two reports' });
+    const answer = await client.responses.create({
+      model,
+      store: false,
+      tools: [weatherTool],
+      input: [
+        { role: 'user', content: [{ type: 'input_file', file_data: pdf, filename: 'q3.pdf' }, { type: 'input_text', text: 'Compare with the one you read.' }] },
+        { type: 'function_call', call_id: 'call_f', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        { type: 'function_call_output', call_id: 'call_f', output: [{ type: 'input_file', file_data: pdf, filename: 'q2.pdf' }] },
+      ],
+    });
+    expect(answer.output_text).toBe('Two reports');
+    const sent = upstreamMessages(upstream().requests[0]!);
+    const data = pdf.slice('data:application/pdf;base64,'.length);
+    if (api === 'anthropic') {
+      expect(sent[0]).toEqual({ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data }, title: 'q3.pdf' }, { type: 'text', text: 'Compare with the one you read.' }] });
+      expect(sent[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_f', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data }, title: 'q2.pdf' }] }] });
+    } else {
+      expect(sent[0]).toEqual({ role: 'user', content: [{ type: 'file', file: { file_data: pdf, filename: 'q3.pdf' } }, { type: 'text', text: 'Compare with the one you read.' }] });
+      expect(sent.slice(2)).toEqual([
+        { role: 'tool', tool_call_id: 'call_f', content: '(files, in the next message)' },
+        { role: 'user', content: [{ type: 'text', text: 'Files returned by tool call call_f:' }, { type: 'file', file: { file_data: pdf, filename: 'q2.pdf' } }] },
+      ]);
+    }
+  });
+
   it('passes the images of a function_call_output on (in the tool_result to Anthropic, after the tool message to chat completions)', async () => {
     const image = 'data:image/png;base64,iVBORw0KGgo=';
     upstream().enqueue({ content: 'A login page' });

@@ -88,7 +88,11 @@ const fullChatRequest = (): Json => ({
   model: 'fake-model',
   messages: [
     { role: 'system', content: 'Be brief.', name: 'setup' },
-    { role: 'user', content: [{ type: 'text', text: 'Look at this.' }, { type: 'image_url', image_url: { url: 'https://images.example.test/a.png', detail: 'low' } }], name: 'alice' },
+    { role: 'user', content: [
+      { type: 'text', text: 'Look at this.' },
+      { type: 'image_url', image_url: { url: 'https://images.example.test/a.png', detail: 'low' } },
+      { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0xLjQ=', filename: 'report.pdf' } },
+    ], name: 'alice' },
     { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] },
     { role: 'tool', content: 'result', tool_call_id: 'call_1' },
   ],
@@ -137,12 +141,20 @@ const fullResponsesRequest = (model: string): Json => ({
   model,
   instructions: 'Be brief.',
   input: [
-    { type: 'message', id: 'msg_1', role: 'user', content: [{ type: 'input_text', text: 'Look at this.' }, { type: 'input_image', image_url: 'https://images.example.test/a.png' }] },
+    { type: 'message', id: 'msg_1', role: 'user', content: [
+      { type: 'input_text', text: 'Look at this.' },
+      { type: 'input_image', image_url: 'https://images.example.test/a.png' },
+      { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0xLjQ=', filename: 'report.pdf' },
+    ] },
     { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.' }, { type: 'refusal', refusal: 'Not that.' }] },
     { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
     { type: 'function_call_output', id: 'fco_1', call_id: 'call_1', output: 'result' },
     { type: 'function_call', id: 'fc_2', call_id: 'call_2', name: 'lookup', arguments: '{"q":"y"}' },
-    { type: 'function_call_output', id: 'fco_2', call_id: 'call_2', output: [{ type: 'input_text', text: 'second result' }, { type: 'input_image', image_url: 'https://images.example.test/c.png' }] },
+    { type: 'function_call_output', id: 'fco_2', call_id: 'call_2', output: [
+      { type: 'input_text', text: 'second result' },
+      { type: 'input_image', image_url: 'https://images.example.test/c.png' },
+      { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0xLjQ=', filename: 'read.pdf' },
+    ] },
     { role: 'user', content: 'And now?' },
   ],
   tools: [{ type: 'function', name: 'lookup', description: 'Looks things up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }],
@@ -277,15 +289,34 @@ describe('a secret in any listed field of a real request is blocked', () => {
     }
   });
 
-  it.each(UPSTREAMS)("a PDF's bytes are not text: left alone, they reach the $kind upstream as sent", async ({ model }) => {
+  // A PDF's bytes ('file', and 'data' with a base64 source), on each route that takes files.
+  const PDF = `${Buffer.from('%PDF-1.4').toString('base64')}${SECRET}`;
+  const withPdf: Record<string, (model: string) => { path: string; body: Json }> = {
+    'chat completions file part': (model) => {
+      const body = fullChatRequest();
+      body.model = model;
+      body.messages[1].content[2].file.file_data = `data:application/pdf;base64,${PDF}`;
+      return { path: '/chat/completions', body };
+    },
+    'Responses input_file': (model) => {
+      const body = fullResponsesRequest(model);
+      body.input[0].content[2].file_data = `data:application/pdf;base64,${PDF}`;
+      body.input[5].output[2].file_data = `data:application/pdf;base64,${PDF}`;
+      return { path: '/responses', body };
+    },
+    'Messages document': (model) => {
+      const body = fullMessagesRequest(model);
+      body.messages[0].content.find((block: Json) => block.type === 'document' && block.source.type === 'base64').source.data = PDF;
+      return { path: '/messages', body };
+    },
+  };
+  it.each(Object.keys(withPdf).flatMap((route) => UPSTREAMS.map((upstream) => ({ route, ...upstream }))))("a PDF's bytes are not text: a $route's reach the $kind upstream as sent", async ({ route, model }) => {
     openai.reset();
     anthropic.reset();
-    const body = fullMessagesRequest(model);
-    const pdf = `${Buffer.from('%PDF-1.4').toString('base64')}${SECRET}`;
-    body.messages[0].content.find((block: Json) => block.type === 'document' && block.source.type === 'base64').source.data = pdf;
-    const res = await call<any>(stack.baseUrl, 'POST', '/messages', { key: org.member.key, body });
+    const { path, body } = withPdf[route]!(model);
+    const res = await call<any>(stack.baseUrl, 'POST', path, { key: org.member.key, body });
     expect(res.status, res.text).toBe(200);
-    expect(upstreamSaw(pdf)).toBe(true);
+    expect(upstreamSaw(PDF)).toBe(true);
   });
 
   it('identifiers are never masked: with the detector on mask, a secret in a name or id still blocks while text is masked', async () => {

@@ -49,10 +49,10 @@ const inputItem = z.union([
     id: z.string(),
     role: z.enum(['user', 'assistant', 'system', 'developer']),
     status: z.literal('completed'),
-    content: z.array(z.object({ type: z.enum(['input_text', 'output_text', 'refusal', 'input_image']) }).passthrough()),
+    content: z.array(z.object({ type: z.enum(['input_text', 'output_text', 'refusal', 'input_image', 'input_file']) }).passthrough()),
   }),
   z.object({ type: z.literal('function_call'), id: z.string(), call_id: z.string(), name: z.string(), arguments: z.string(), status: z.literal('completed') }),
-  z.object({ type: z.literal('function_call_output'), id: z.string(), call_id: z.string(), output: z.unknown().describe('A string, or input_text and input_image parts, as sent'), status: z.literal('completed') }),
+  z.object({ type: z.literal('function_call_output'), id: z.string(), call_id: z.string(), output: z.unknown().describe('A string, or input_text, input_image and input_file parts, as sent'), status: z.literal('completed') }),
 ]);
 
 const inputItemList = z
@@ -101,7 +101,7 @@ export const wireOperations: Operation[] = [
     tag: 'Chat completions',
     summary: 'Create a response (the OpenAI Responses API, plain or streamed)',
     description:
-      'The Responses API over the same gateway core as chat completions. `input` is a string or items (`message` with `input_text`/`input_image`/`output_text` parts, `function_call`, `function_call_output` with a string or `input_text`/`input_image` parts, `item_reference`); function tools only. ' +
+      'The Responses API over the same gateway core as chat completions. `input` is a string or items (`message` with `input_text`/`input_image`/`input_file`/`output_text` parts, `function_call`, `function_call_output` with a string or `input_text`/`input_image`/`input_file` parts, `item_reference`); function tools only; a file is a PDF as a `data:` URL (`file_data`). ' +
       '`store` (default true) keeps the response, its input and output items for RESPONSES_RETENTION_DAYS, encrypted, so `previous_response_id` and `item_reference` resolve within the organization; `store: false` keeps nothing.',
     auth: 'caller',
     body: {

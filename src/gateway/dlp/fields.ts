@@ -9,6 +9,7 @@
 //   json        a JSON value whose every string (keys included) is scanned as text
 //   routing     read by the gateway to choose a route and never sent upstream as written (the
 //               target's upstream model is sent instead)
+//   file        a file's bytes, a PDF as a data: URL: not text, sent as they are and left alone
 //   data        a Messages block's `source.data`: the bytes (base64) of an image or a PDF, not text,
 //               sent as they are and left alone like a data: URL; or the text of a plain-text
 //               document (`source.type` text), which is scanned as text
@@ -16,13 +17,15 @@
 //               encrypted and read back only by the organization)
 // The Responses and Messages routes translate their bodies into the chat request, so their fields
 // reach the same scan; a stop sequence is an identifier (a masked one would be another sequence).
-export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'data' | 'routing' | 'ignored';
+export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'file' | 'data' | 'routing' | 'ignored';
 
 export const CHAT_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
   model: 'routing',
   'messages[].content': 'text',
   'messages[].content[].text': 'text',
   'messages[].content[].image_url.url': 'url',
+  'messages[].content[].file.file_data': 'file',
+  'messages[].content[].file.filename': 'text',
   'messages[].name': 'identifier',
   'messages[].tool_calls[].id': 'identifier',
   'messages[].tool_calls[].function.name': 'identifier',
@@ -53,12 +56,16 @@ export const RESPONSES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> 
   'input[].content[].text': 'text',
   'input[].content[].refusal': 'text',
   'input[].content[].image_url': 'url',
+  'input[].content[].file_data': 'file',
+  'input[].content[].filename': 'text',
   'input[].call_id': 'identifier',
   'input[].name': 'identifier',
   'input[].arguments': 'text',
   'input[].output': 'text',
   'input[].output[].text': 'text',
   'input[].output[].image_url': 'url',
+  'input[].output[].file_data': 'file',
+  'input[].output[].filename': 'text',
   'tools[].name': 'identifier',
   'tools[].description': 'text',
   'tools[].parameters': 'json',

@@ -2,7 +2,7 @@
 // clients send that the gateway has no use for (`include`, `reasoning`, `truncation`, `user`,
 // `service_tier`, `prompt_cache_key`...) are accepted and ignored.
 import { z } from 'zod';
-import { jsonSchemaFormatFields } from '../chat.schemas.js';
+import { jsonSchemaFormatFields, pdfDataUrl } from '../chat.schemas.js';
 import { parseWith } from './messages.schemas.js';
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string({ error: 'text must be a string' }) });
@@ -13,8 +13,13 @@ const inputImage = z.object({
   image_url: z.string({ error: 'image_url must be a URL (https or data:); file_id images are not supported' }),
   detail: z.enum(['auto', 'low', 'high']).optional(),
 });
-const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal, inputImage], {
-  error: 'content part type must be one of input_text, output_text, refusal, input_image',
+const inputFile = z.object({
+  type: z.literal('input_file'),
+  file_data: pdfDataUrl('file_data'),
+  filename: z.string({ error: 'filename must be a string' }).optional(),
+});
+const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal, inputImage, inputFile], {
+  error: 'content part type must be one of input_text, output_text, refusal, input_image, input_file',
 });
 
 const messageItem = z.object({
@@ -38,8 +43,8 @@ const functionCallOutputItem = z.object({
   type: z.literal('function_call_output'),
   id: z.string().optional(),
   call_id: z.string({ error: 'call_id is required' }).min(1, 'call_id is required'),
-  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, outputText, inputImage], { error: 'output part type must be one of input_text, output_text, input_image' }))], {
-    error: (issue) => (Array.isArray(issue.input) ? undefined : 'output must be a string or an array of input_text and input_image parts'),
+  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [inputText, outputText, inputImage, inputFile], { error: 'output part type must be one of input_text, output_text, input_image, input_file' }))], {
+    error: (issue) => (Array.isArray(issue.input) ? undefined : 'output must be a string or an array of input_text, input_image and input_file parts'),
   }),
 });
 

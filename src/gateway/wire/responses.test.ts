@@ -58,8 +58,12 @@ describe('fromResponsesRequest', () => {
       tool_call_id: 'c1',
       content: [{ type: 'text', text: 'the page' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'low' } }],
     });
+    expect(() => parseResponsesBody({ model: 'm', input: [{ type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_audio', data: 'AAAA' }] }] })).toThrow(
+      expect.objectContaining({ param: 'input[0].output[0].type', message: expect.stringContaining('input_image, input_file') }),
+    );
+    // A file is taken as its bytes only: the gateway has no files API.
     expect(() => parseResponsesBody({ model: 'm', input: [{ type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_file', file_id: 'f' }] }] })).toThrow(
-      expect.objectContaining({ param: 'input[0].output[0].type', message: expect.stringContaining('input_image') }),
+      expect.objectContaining({ param: 'input[0].output[0].file_data', message: expect.stringContaining('file ids and URLs are not supported') }),
     );
   });
 

@@ -47,10 +47,10 @@ function addItem(messages: ChatMessage[], item: ResolvedItem): void {
     return;
   }
   if (item.type === 'function_call_output') {
-    // Text parts as one text; with images (a screenshot tool's), text and images as content parts.
+    // Text parts as one text; with images or files (a screenshot, a PDF a tool read), all as content parts.
     const { output } = item;
     const content = typeof output === 'string' ? output
-      : output.every((part) => part.type !== 'input_image') ? output.map((part) => part.text).join('\n') : output.map(toPart);
+      : output.every((part) => part.type === 'input_text' || part.type === 'output_text') ? output.map((part) => part.text).join('\n') : output.map(toPart);
     messages.push({ role: 'tool', tool_call_id: item.call_id, content });
     return;
   }
@@ -68,6 +68,7 @@ function addItem(messages: ChatMessage[], item: ResolvedItem): void {
 type InputPart = Exclude<Extract<ResolvedItem, { role: unknown }>['content'], string>[number];
 
 function toPart(part: InputPart): ContentPart {
+  if (part.type === 'input_file') return { type: 'file', file: part.filename === undefined ? { file_data: part.file_data } : { file_data: part.file_data, filename: part.filename } };
   if (part.type === 'input_image') return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
   return { type: 'text', text: part.type === 'refusal' ? part.refusal : part.text };
 }
