@@ -178,6 +178,8 @@ const fullMessagesRequest = (model: string): Json => ({
       { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Plain notes.' }, title: 'notes.txt', context: 'Meeting notes' },
     ] },
     { role: 'assistant', content: [
+      { type: 'thinking', thinking: 'Considering.', signature: 'sig' },
+      { type: 'redacted_thinking', data: 'opaque' },
       { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
       { type: 'tool_use', id: 'toolu_2', name: 'lookup', input: { q: 'y' } },
     ] },

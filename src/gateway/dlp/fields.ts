@@ -94,6 +94,10 @@ export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> =
   'messages[].content[].name': 'identifier',
   'messages[].content[].input': 'json',
   'messages[].content[].tool_use_id': 'identifier',
+  // An earlier answer's thinking is not passed on (see messages.schemas.ts).
+  'messages[].content[].thinking': 'ignored',
+  'messages[].content[].signature': 'ignored',
+  'messages[].content[].data': 'ignored',
   'messages[].content[].content': 'text',
   'messages[].content[].content[].text': 'text',
   'messages[].content[].content[].cache_control.type': 'ignored',

@@ -65,16 +65,33 @@ const toolResultBlock = z.object({
   cache_control: cacheControl,
 });
 
-export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolUseBlock, toolResultBlock], {
-  error: 'content block type must be one of text, image, document, tool_use, tool_result',
+/**
+ * An earlier answer's extended thinking, as a client sends its history back (a conversation begun
+ * with thinking on, directly with Anthropic). Taken and not passed on: the gateway asks for no
+ * thinking, and without it Anthropic leaves earlier turns' thinking out of the context anyway.
+ */
+const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string({ error: 'thinking must be a string' }), signature: z.string().optional() });
+const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string({ error: 'data must be a string' }) });
+
+export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock], {
+  error: 'content block type must be one of text, image, document, tool_use, tool_result, thinking, redacted_thinking',
 });
 
-const messageSchema = z.object({
-  role: z.enum(['user', 'assistant'], { error: 'role must be one of user, assistant' }),
-  content: z.union([z.string(), z.array(contentBlockSchema).min(1, 'content must not be an empty array')], {
-    error: (issue) => (Array.isArray(issue.input) ? undefined : 'content must be a string or an array of content blocks'),
-  }),
-});
+const messageSchema = z
+  .object({
+    role: z.enum(['user', 'assistant'], { error: 'role must be one of user, assistant' }),
+    content: z.union([z.string(), z.array(contentBlockSchema).min(1, 'content must not be an empty array')], {
+      error: (issue) => (Array.isArray(issue.input) ? undefined : 'content must be a string or an array of content blocks'),
+    }),
+  })
+  .superRefine((message, ctx) => {
+    if (message.role === 'assistant' || typeof message.content === 'string') return;
+    message.content.forEach((block, index) => {
+      if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+        ctx.addIssue({ code: 'custom', path: ['content', index, 'type'], message: `${block.type} blocks belong to assistant turns` });
+      }
+    });
+  });
 
 const toolSchema = z.object({
   name: z.string({ error: 'name is required' }).min(1, 'name is required'),

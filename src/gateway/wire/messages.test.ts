@@ -102,8 +102,24 @@ describe('fromMessagesRequest', () => {
     refused({ type: 'base64', media_type: 'application/msword', data: 'AA==' }, 'messages[0].content[0].source.media_type');
   });
 
+  it('takes an earlier answer\'s thinking blocks and leaves them out of the request; refuses them in a user turn', () => {
+    const request = fromMessagesRequest(parseMessagesBody({
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Let me see.', signature: 'sig' }, { type: 'redacted_thinking', data: 'opaque' }, { type: 'text', text: 'a' }] },
+        { role: 'user', content: 'more' },
+      ],
+    }));
+    expect(request.messages).toEqual([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }, { role: 'user', content: 'more' }]);
+    expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'thinking', thinking: '' }] }] })).toThrow(
+      expect.objectContaining({ param: 'messages[0].content[1].type', message: expect.stringContaining('assistant turns') }),
+    );
+  });
+
   it('refuses server tools and unknown block types naming the field', () => {
-    expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'thinking', thinking: '' }] }] })).toThrow(
+    expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'server_tool_use', id: 'x', name: 'web_search', input: {} }] }] })).toThrow(
       expect.objectContaining({ param: 'messages[0].content[0].type' }),
     );
     expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, tools: [{ type: 'web_search_20250305', name: 'web', input_schema: {} }], messages: [{ role: 'user', content: 'x' }] })).toThrow(
