@@ -38,6 +38,12 @@ async function reported(automationId: string): Promise<Record<string, number>> {
   return out;
 }
 
+async function createPausedAutomation(name: string): Promise<string> {
+  const created = await call(stack.baseUrl, 'POST', '/automations', { key: org.member.key, body: { name, systemPrompt: 'x', schedule: '0 0 1 1 *', status: 'paused' } });
+  expect(created.status, created.text).toBe(201);
+  return created.body.id as string;
+}
+
 async function expectCountsMatch(automationId: string): Promise<void> {
   const truth = await actual(automationId);
   expect(await reported(automationId)).toEqual(truth);
@@ -50,12 +56,7 @@ async function expectCountsMatch(automationId: string): Promise<void> {
 
 describe('run counts', () => {
   it('follow inserts, status changes and deletes of runs, and go with the automation', async () => {
-    const created = await call(stack.baseUrl, 'POST', '/automations', {
-      key: org.member.key,
-      body: { name: 'Counted', systemPrompt: 'x', schedule: '0 0 1 1 *', status: 'paused' },
-    });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = await createPausedAutomation('Counted');
     await expectCountsMatch(id);
 
     const runIds = Array.from({ length: 30 }, () => randomUUID());
@@ -89,12 +90,7 @@ describe('run counts', () => {
 // aborting the deletion). Here the run's side is a second connection, paused in between.
 describe.skipIf(!inject('databaseUrl'))('deleting an automation while its run ends', () => {
   it('neither deadlocks: the run records its end, then the automation goes with its runs', async () => {
-    const created = await call(stack.baseUrl, 'POST', '/automations', {
-      key: org.member.key,
-      body: { name: 'Deleted mid-run', systemPrompt: 'x', schedule: '0 0 1 1 *', status: 'paused' },
-    });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = await createPausedAutomation('Deleted mid-run');
     const runId = randomUUID();
     await sql(`insert into automation_runs (id, automation_id, organization_id, trigger, status, started_at) values (?, ?, ?, 'manual', 'running', now())`, [runId, id, org.id]);
 

@@ -3,6 +3,10 @@ import { buildAnthropicRequest, createAnthropicStreamTranslator, mapAnthropicErr
 import { buildOpenAiRequest, createOpenAiStreamTranslator, mapOpenAiError, parseOpenAiResponse } from './openai/index.js';
 import type { ChatMessage } from '../types.js';
 
+
+/** The messages each kind of upstream receives for these internal messages. */
+const sentToOpenAi = (messages: ChatMessage[]) => JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages;
+const sentToAnthropic = (messages: ChatMessage[]) => JSON.parse(buildAnthropicRequest({ request: { model: 'm', messages }, upstreamModel: 'claude-x', maxTokens: 100, apiKey: 'k', stream: false }).body).messages;
 describe('mapProviderError', () => {
   it.each([
     [429, true],
@@ -48,7 +52,7 @@ describe('openai transforms', () => {
       { role: 'tool', tool_call_id: 'c2', content: [image] },
       { role: 'user', content: 'and?' },
     ];
-    const sent = JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages;
+    const sent = sentToOpenAi(messages);
     expect(sent.slice(2)).toEqual([
       { role: 'tool', tool_call_id: 'c1', content: 'the page' },
       { role: 'tool', tool_call_id: 'c2', content: '(images, in the next message)' },
@@ -57,7 +61,7 @@ describe('openai transforms', () => {
     ]);
     // Without images in tool results, the messages go as they are.
     const plain: ChatMessage[] = [{ role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'r' }] }];
-    expect(JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages: plain }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages).toEqual(plain);
+    expect(sentToOpenAi(plain)).toEqual(plain);
   });
 
   it('says a failed tool result is one in its text, which has no field for it', () => {
@@ -68,7 +72,7 @@ describe('openai transforms', () => {
       { role: 'tool', tool_call_id: 'c3', content: [image], isError: true },
       { role: 'tool', tool_call_id: 'c4', content: 'fine' },
     ];
-    const sent = JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages;
+    const sent = sentToOpenAi(messages);
     expect(sent).toEqual([
       { role: 'tool', tool_call_id: 'c1', content: 'Error: boom' },
       { role: 'tool', tool_call_id: 'c2', content: 'Error: a\nb' },
@@ -87,7 +91,7 @@ describe('openai transforms', () => {
       { role: 'tool', tool_call_id: 'c1', content: [file] },
       { role: 'tool', tool_call_id: 'c2', content: [{ type: 'text', text: 'both' }, image, file] },
     ];
-    const sent = JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages }, upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false }).body).messages;
+    const sent = sentToOpenAi(messages);
     expect(sent).toEqual([
       messages[0],
       messages[1],
@@ -147,20 +151,11 @@ describe('anthropic transforms', () => {
   });
 
   it('sends the images of a tool result in its tool_result block', () => {
-    const built = buildAnthropicRequest({
-      request: {
-        model: 'm',
-        messages: [
-          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'shot', arguments: '{}' } }] },
-          { role: 'tool', tool_call_id: 't1', content: [{ type: 'text', text: 'the page' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
-        ],
-      },
-      upstreamModel: 'claude-x',
-      maxTokens: 100,
-      apiKey: 'k',
-      stream: false,
-    });
-    expect(JSON.parse(built.body).messages[1]).toEqual({
+    const sent = sentToAnthropic([
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'shot', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 't1', content: [{ type: 'text', text: 'the page' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+    ]);
+    expect(sent[1]).toEqual({
       role: 'user',
       content: [{
         type: 'tool_result',
@@ -176,22 +171,13 @@ describe('anthropic transforms', () => {
 
   it('sends a file as a base64 document titled with its name, in a user turn and in a tool result', () => {
     const file = { type: 'file' as const, file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'r.pdf' } };
-    const built = buildAnthropicRequest({
-      request: {
-        model: 'm',
-        messages: [
-          { role: 'user', content: [file, { type: 'text', text: 'read it' }] },
-          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
-          { role: 'tool', tool_call_id: 't1', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } }] },
-        ],
-      },
-      upstreamModel: 'claude-x',
-      maxTokens: 100,
-      apiKey: 'k',
-      stream: false,
-    });
+    const sent = sentToAnthropic([
+      { role: 'user', content: [file, { type: 'text', text: 'read it' }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 't1', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } }] },
+    ]);
     const document = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } };
-    expect(JSON.parse(built.body).messages).toEqual([
+    expect(sent).toEqual([
       { role: 'user', content: [{ ...document, title: 'r.pdf' }, { type: 'text', text: 'read it' }] },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read', input: {} }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [document] }] },
@@ -199,21 +185,12 @@ describe('anthropic transforms', () => {
   });
 
   it('sends a failed tool result with is_error set, its content as it is', () => {
-    const built = buildAnthropicRequest({
-      request: {
-        model: 'm',
-        messages: [
-          { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 't2', type: 'function', function: { name: 'f', arguments: '{}' } }] },
-          { role: 'tool', tool_call_id: 't1', content: 'boom', isError: true },
-          { role: 'tool', tool_call_id: 't2', content: 'fine' },
-        ],
-      },
-      upstreamModel: 'claude-x',
-      maxTokens: 100,
-      apiKey: 'k',
-      stream: false,
-    });
-    expect(JSON.parse(built.body).messages[1]).toEqual({
+    const sent = sentToAnthropic([
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 't2', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 't1', content: 'boom', isError: true },
+      { role: 'tool', tool_call_id: 't2', content: 'fine' },
+    ]);
+    expect(sent[1]).toEqual({
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: 't1', content: 'boom', is_error: true }, { type: 'tool_result', tool_use_id: 't2', content: 'fine' }],
     });
