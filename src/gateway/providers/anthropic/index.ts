@@ -24,7 +24,7 @@ type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string;
 type DocumentBlock = { type: 'document'; source: { type: 'base64'; media_type: string; data: string }; title?: string };
 /** What a user turn or a tool result carries: text, images and documents. */
 type PartBlock = TextBlock | ImageBlock | DocumentBlock;
-/** A tool's result: its text, or text and image blocks (a screenshot tool's); `is_error` when the tool failed. */
+/** A tool's result: its text, or text, image and document blocks (a screenshot, a PDF it read); `is_error` when the tool failed. */
 type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | PartBlock[]; is_error?: true };
 type ContentBlock = PartBlock | { type: 'tool_use'; id: string; name: string; input: unknown } | ToolResultBlock;
 
