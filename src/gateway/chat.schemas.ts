@@ -11,11 +11,9 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
-/** A file's bytes as file parts carry them: a PDF as a data: URL (the gateway has no files API, so no file ids or URLs). */
-export function pdfDataUrl(field: string) {
-  const message = `${field} must be a PDF as a data: URL (data:application/pdf;base64,...); file ids and URLs are not supported`;
-  return z.string({ error: message }).regex(/^data:application\/pdf;base64,/, message);
-}
+const PDF_DATA_URL = 'file_data must be a PDF as a data: URL (data:application/pdf;base64,...); file ids and URLs are not supported';
+/** A file part's `file_data` (chat completions, the Responses API): a PDF as a data: URL; the gateway has no files API. */
+export const pdfDataUrl = z.string({ error: PDF_DATA_URL }).regex(/^data:application\/pdf;base64,/, PDF_DATA_URL);
 
 const contentPartSchema = z.discriminatedUnion(
   'type',
@@ -27,7 +25,7 @@ const contentPartSchema = z.discriminatedUnion(
     }),
     z.object({
       type: z.literal('file'),
-      file: z.object({ file_data: pdfDataUrl('file_data'), filename: z.string({ error: 'filename must be a string' }).optional() }, { error: 'file must be an object' }),
+      file: z.object({ file_data: pdfDataUrl, filename: z.string({ error: 'filename must be a string' }).optional() }, { error: 'file must be an object' }),
     }),
   ],
   { error: 'content part type must be one of text, image_url, file' },

@@ -15,7 +15,7 @@ const inputImage = z.object({
 });
 const inputFile = z.object({
   type: z.literal('input_file'),
-  file_data: pdfDataUrl('file_data'),
+  file_data: pdfDataUrl,
   filename: z.string({ error: 'filename must be a string' }).optional(),
 });
 const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal, inputImage, inputFile], {
