@@ -10,7 +10,7 @@ import { abortOnClientClose, gatewayCacheOptions, gatewayContext, sendJson, setC
 
 /** How one wire format writes a gateway answer: the whole body, or the stream's events. */
 export interface WireAnswer {
-  /** The body of a whole answer (anything that must happen before the client has it, done). */
+  /** The body of a whole answer, or its JsonText (anything that must happen before the client has it, done). */
   body(result: ChatCompletionResult): unknown;
   /** The events of a stream, written once the first upstream content arrived. */
   events(stream: ChatCompletionStream): EventWriter;

@@ -83,9 +83,14 @@ export function gatewayContext(call: GatewayCall): ChatContext {
   };
 }
 
+/** A body already serialized, for an answer whose JSON is also used elsewhere (a stored response). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** A JSON answer, as Express's res.json writes it (no ETag: the app disables them). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(text));

@@ -44,7 +44,9 @@ export function createSecretBox(key: Buffer, previousKeys: readonly Buffer[] = [
     encrypt(plaintext) {
       const nonce = nextNonce();
       const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
-      const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      const ciphertext = cipher.update(plaintext, 'utf8');
+      // GCM is a stream mode: final() adds no bytes, only computes the tag (no concat, no copy).
+      cipher.final();
       return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(':');
     },
     decrypt(stored) {

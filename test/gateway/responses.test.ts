@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { UsageRecord } from '../../src/billing/entities.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
 import { StoredResponse, StoredResponseItem } from '../../src/gateway/responses.entities.js';
-import { ResponsesStore } from '../../src/gateway/responses.service.js';
+import { ResponseIdSequence, ResponsesStore } from '../../src/gateway/responses.service.js';
+import type { ChatCompletionResult } from '../../src/gateway/types.js';
+import { toResponseObject } from '../../src/gateway/wire/responses.js';
 import { parseResponsesBody } from '../../src/gateway/wire/responses.schemas.js';
 import { FAKE_DEFAULT_CONTENT, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -405,6 +407,33 @@ describe('responses: options, storage and errors', () => {
     await expect(store.conversation(org.id, parseResponsesBody({ model: 'fake-model', previous_response_id: response.id, input: 'x' }))).rejects.toMatchObject({ param: 'previous_response_id' });
     expect(await store.purgeExpired(org.id)).toBeGreaterThanOrEqual(1);
     expect(await stack.runtime.orm.em.fork().count(StoredResponse, { id: response.id })).toBe(0);
+  });
+
+  it('stores saves that share one statement each in its own row, with its own times', async () => {
+    const answer: ChatCompletionResult = { id: 'x', model: 'fake-model', provider: 'primary', upstreamModel: 'fake-model', content: '', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 2, estimated: false }, cost: 0, attempts: 1, upstreamMs: 1 };
+    const now = new Date('2026-11-28T03:04:05.678Z');
+    const store = new ResponsesStore({ orm: stack.runtime.orm, secrets: stack.runtime.secrets, clock: { now: () => now }, retentionDays: 7 });
+    const body = parseResponsesBody({ model: 'fake-model', input: 'batched' });
+    const conversation = await store.conversation(org.id, body);
+    // Saved in one turn: the group commit writes them as one statement of array parameters.
+    const saved = Array.from({ length: 12 }, (_, index) => {
+      const ids = new ResponseIdSequence();
+      const response = toResponseObject({ id: ids.response, createdAt: 1, model: 'fake-model', body }, { ...answer, content: `answer ${index}` }, ids);
+      return { response, done: store.save(org.id, { id: ids.response, json: JSON.stringify(response) }, conversation, ids) };
+    });
+    await Promise.all(saved.map(({ done }) => done));
+    for (const { response } of saved) {
+      expect(await store.get(org.id, response.id)).toEqual(response);
+      const input = await store.inputItems(org.id, response.id, { limit: 20, order: 'asc' });
+      expect(input.data).toEqual([expect.objectContaining({ role: 'user', content: [{ type: 'input_text', text: 'batched' }] })]);
+    }
+    const rows = await stack.runtime.orm.em.fork().find(StoredResponse, { id: { $in: saved.map(({ response }) => response.id) } });
+    expect(rows).toHaveLength(12);
+    for (const row of rows) {
+      expect(row.organizationId).toBe(org.id);
+      expect(row.createdAt.toISOString()).toBe(now.toISOString());
+      expect(row.expiresAt.toISOString()).toBe(new Date(now.getTime() + 7 * 86_400_000).toISOString());
+    }
   });
 
   it('resolves item_reference inputs to stored output and input items, and refuses unknown ones naming the field', async () => {

@@ -9,7 +9,7 @@ import { inputItemsQuerySchema, parseResponsesBody } from '../../gateway/wire/re
 import { parseInput } from '../../identity/identity.schemas.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { answerGatewayCall } from '../gateway-answer.js';
-import type { GatewayEndpoint, GatewayHandler } from '../gateway-call.js';
+import { JsonText, type GatewayEndpoint, type GatewayHandler } from '../gateway-call.js';
 import { callerOf } from '../middleware/auth.js';
 
 export function responsesEndpoints(deps: AppDeps): Record<'/v1/responses', GatewayEndpoint> {
@@ -43,10 +43,11 @@ function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
     const ids = new ResponseIdSequence();
     const head = (model: string): ResponseHead => ({ id: ids.response, createdAt: Math.floor(deps.clock.now().getTime() / 1000), model, body });
     await answerGatewayCall(deps.gateway, call, res, fromResponsesRequest(body, conversation), {
+      // The response is serialized once: the answer's body and the stored payload share the text.
       body: async (result) => {
-        const response = toResponseObject(head(result.model), result, ids);
-        if (keep) await store.save(organizationId, response, conversation, ids);
-        return response;
+        const json = JSON.stringify(toResponseObject(head(result.model), result, ids));
+        if (keep) await store.save(organizationId, { id: ids.response, json }, conversation, ids);
+        return new JsonText(json);
       },
       events: (stream) => {
         const writer = new ResponsesStreamWriter(head(stream.model), ids);
@@ -57,8 +58,9 @@ function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
           end: '',
           complete: async () => {
             const response = writer.final();
-            if (keep) await store.save(organizationId, response, conversation, ids);
-            return writer.finish(response);
+            const json = JSON.stringify(response);
+            if (keep) await store.save(organizationId, { id: ids.response, json }, conversation, ids);
+            return writer.finish(response.status, json);
           },
         };
       },

@@ -108,7 +108,8 @@ describe('ResponsesStreamWriter', () => {
       { delta: {}, finishReason: null, usage: { inputTokens: 1, outputTokens: 2 } },
     ];
     let text = writer.start() + chunks.map((chunk) => writer.write(chunk)).join('');
-    text += writer.finish(writer.final());
+    const final = writer.final();
+    text += writer.finish(final.status, JSON.stringify(final));
     const events = parse(text);
     expect(events.map((e) => e.event)).toEqual([
       'response.created', 'response.in_progress',
@@ -121,6 +122,20 @@ describe('ResponsesStreamWriter', () => {
     expect(events[6]!.data).toMatchObject({ item_id: 'msg_1', output_index: 0, text: 'ab' });
     expect(events[11]!.data).toMatchObject({ item_id: 'fc_2', output_index: 1, arguments: '{}' });
     expect(events.at(-1)!.data).toMatchObject({ response: { status: 'completed', usage: { input_tokens: 1, output_tokens: 2 }, output: [{ id: 'msg_1', status: 'completed' }, { id: 'fc_2', status: 'completed' }] } });
+  });
+
+  it('closes an item left open by a stream without a finish reason before the final response is taken', () => {
+    const writer = new ResponsesStreamWriter(head, counterIds());
+    let text = writer.start() + writer.write({ delta: { content: 'half' }, finishReason: null });
+    const final = writer.final();
+    // What is stored is this object: its item must read as completed, as the client's does.
+    expect(final.output).toEqual([expect.objectContaining({ id: 'msg_1', status: 'completed' })]);
+    text += writer.finish(final.status, JSON.stringify(final));
+    const events = parse(text);
+    expect(events.slice(-4).map((e) => e.event)).toEqual(['response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
+    expect(events.map((e) => e.data.sequence_number)).toEqual(events.map((_, i) => i));
+    // The spliced event reads exactly as the writer's own events are written.
+    expect(text.endsWith(`data: ${JSON.stringify({ type: 'response.completed', response: final, sequence_number: events.length - 1 })}\n\n`)).toBe(true);
   });
 
   it('reports a failure as response.failed then an error event', () => {

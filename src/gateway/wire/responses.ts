@@ -187,6 +187,8 @@ export class ResponsesStreamWriter {
   private call: { item: ReturnType<typeof functionCallItem>; index: number; toolIndex: number } | undefined;
   private finishReason = 'stop';
   private usage: (TokenCounts & { cost?: number | undefined }) | undefined;
+  /** The events that closed the items still open when `final` was called, written by `finish`. */
+  private closing = '';
 
   constructor(
     private readonly head: ResponseHead,
@@ -227,14 +229,18 @@ export class ResponsesStreamWriter {
     return out;
   }
 
-  /** The final response object (stored before `finish` writes it). */
+  /** The final response object (stored before `finish` writes it); items still open are closed first. */
   final(): ResponseObject {
+    this.closing = this.closeText() + this.closeCall();
     const status = this.finishReason === 'length' ? 'incomplete' : 'completed';
     return responseObject(this.head, { status, output: this.output, usage: this.usage });
   }
 
-  finish(response: ResponseObject): string {
-    return this.closeText() + this.closeCall() + this.event(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
+  /** The closing events, the last carrying the final response as serialized (`JSON.stringify(final())`). */
+  finish(status: ResponseObject['status'], responseJson: string): string {
+    const type = status === 'incomplete' ? 'response.incomplete' : 'response.completed';
+    // As event() writes it, with the response's JSON spliced in instead of serialized again.
+    return `${this.closing}event: ${type}\ndata: {"type":"${type}","response":${responseJson},"sequence_number":${this.sequence++}}\n\n`;
   }
 
   /**
