@@ -2,6 +2,7 @@
 // clients send that the gateway has no use for (`include`, `reasoning`, `truncation`, `user`,
 // `service_tier`, `prompt_cache_key`...) are accepted and ignored.
 import { z } from 'zod';
+import { badRequest } from '../../errors.js';
 import { jsonSchemaFormatFields, pdfDataUrl } from '../chat.schemas.js';
 import { parseWith } from './messages.schemas.js';
 
@@ -100,7 +101,21 @@ export type ResponsesContentPart = z.infer<typeof contentPart>;
 
 export function parseResponsesBody(body: unknown): ResponsesRequest {
   const request = parseWith(responsesRequestSchema, body);
+  if (Array.isArray(request.input)) request.input.forEach(refuseAttachmentsOutsideUserTurns);
   return request;
+}
+
+/**
+ * Images and files are a user's (or a tool's) to send: a system, developer or assistant message
+ * that carries one is refused naming the part, instead of losing it on the way upstream (chat
+ * completions and Messages take them in user turns only).
+ */
+function refuseAttachmentsOutsideUserTurns(item: ResponsesInputItem, index: number): void {
+  if (!('role' in item) || item.role === 'user' || typeof item.content === 'string') return;
+  const at = item.content.findIndex((part) => part.type === 'input_image' || part.type === 'input_file');
+  if (at === -1) return;
+  const param = `input[${index}].content[${at}]`;
+  throw badRequest(`${param}: ${item.content[at]!.type} is taken in user messages only, not in a ${item.role} message`, param);
 }
 
 /** GET /v1/responses/{id}/input_items: OpenAI's cursor page (`include` is accepted and ignored). */

@@ -67,6 +67,17 @@ describe('fromResponsesRequest', () => {
     );
   });
 
+  it('refuses an image or a file in a system, developer or assistant message naming the part, instead of dropping it', () => {
+    const image = { type: 'input_image', image_url: 'https://example.com/a.png' };
+    const file = { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0=' };
+    for (const [role, part] of [['developer', image], ['system', file], ['assistant', image]] as const) {
+      const body = { model: 'm', input: [{ role: 'user', content: 'hi' }, { role, content: [{ type: 'input_text', text: 'see' }, part] }] };
+      expect(() => parseResponsesBody(body), role).toThrow(expect.objectContaining({ code: 'bad_request', param: 'input[1].content[1]', message: expect.stringContaining(`not in a ${role} message`) }));
+    }
+    // In a user message they are taken.
+    expect(parseResponsesBody({ model: 'm', input: [{ role: 'user', content: [image, file] }] }).input).toHaveLength(1);
+  });
+
   it('refuses hosted tools naming the field', () => {
     expect(() => parseResponsesBody({ model: 'm', input: 'x', tools: [{ type: 'file_search' }] })).toThrow(expect.objectContaining({ param: 'tools[0].type' }));
   });
