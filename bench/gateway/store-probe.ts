@@ -29,7 +29,7 @@ try {
       while (next++ < total) {
         if (think) await pause();
         const ids = new ResponseIdSequence();
-        await store.save(org.id, { id: ids.response, json: JSON.stringify(make(ids)) }, conversation, ids);
+        await store.save(org.id, JSON.stringify(make(ids)), conversation, ids);
       }
     }));
     const ms = performance.now() - started;

@@ -74,4 +74,15 @@ describe('chat completion body', () => {
     expect(() => parseChatCompletionBody({ ...base, messages: [{ role: 'user', content: 3 }] })).toThrow(expect.objectContaining({ param: 'messages[0].content' }));
     expect(() => parseChatCompletionBody({ ...base, max_tokens: 0 })).toThrow(expect.objectContaining({ param: 'max_tokens', message: 'max_tokens must be a positive integer' }));
   });
+
+  it('refuses an image or a file in a system or assistant message naming the part; takes them from the user and from tools', () => {
+    const image = { type: 'image_url', image_url: { url: 'https://example.com/a.png' } };
+    const file = { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } };
+    for (const [role, part] of [['system', image], ['assistant', file]] as const) {
+      const body = { ...base, messages: [{ role, content: [{ type: 'text', text: 'see' }, part] }, { role: 'user', content: 'hi' }] };
+      expect(() => parseChatCompletionBody(body), role).toThrow(expect.objectContaining({ code: 'bad_request', param: 'messages[0].content[1]', message: `${part.type} is taken in user messages and tool results only, not in ${role} messages` }));
+    }
+    const taken = parseChatCompletionBody({ ...base, messages: [{ role: 'user', content: [image, file] }, { role: 'tool', tool_call_id: 'c', content: [image] }] });
+    expect(taken.request.messages.map((message) => message.role)).toEqual(['user', 'tool']);
+  });
 });

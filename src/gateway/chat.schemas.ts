@@ -15,6 +15,20 @@ const PDF_DATA_URL = 'file_data must be a PDF as a data: URL (data:application/p
 /** A file part's `file_data` (chat completions, the Responses API): a PDF as a data: URL; the gateway has no files API. */
 export const pdfDataUrl = z.string({ error: PDF_DATA_URL }).regex(/^data:application\/pdf;base64,/, PDF_DATA_URL);
 
+/**
+ * Images and files are a user's to send, or a tool's in its result. In a system, developer or
+ * assistant turn they would be lost on the way upstream (Anthropic takes a text system prompt and
+ * no images from the assistant), so each wire format's schema refuses them there, naming the part.
+ */
+export function refuseAttachmentsOutsideUserTurns(role: string, content: unknown, attachments: ReadonlySet<string>, ctx: z.RefinementCtx): void {
+  if (role === 'user' || role === 'tool' || !Array.isArray(content)) return;
+  content.forEach((part: { type: string }, index) => {
+    if (attachments.has(part.type)) ctx.addIssue({ code: 'custom', path: ['content', index], message: `${part.type} is taken in user messages and tool results only, not in ${role} messages` });
+  });
+}
+
+const CHAT_ATTACHMENTS: ReadonlySet<string> = new Set(['image_url', 'file']);
+
 const contentPartSchema = z.discriminatedUnion(
   'type',
   [
@@ -53,6 +67,7 @@ const messageSchema = z
     if (message.role === 'tool' && !message.tool_call_id) {
       ctx.addIssue({ code: 'custom', path: ['tool_call_id'], message: 'tool messages need tool_call_id' });
     }
+    refuseAttachmentsOutsideUserTurns(message.role, message.content, CHAT_ATTACHMENTS, ctx);
   });
 
 const toolSchema = z.object({

@@ -127,21 +127,22 @@ export class ResponsesStore {
   }
 
   /**
-   * Keeps a finished response and its conversation as one row, committed before the client gets
+   * Keeps a finished response (`responseJson`: the answer's own text; its id is `ids.response`)
+   * and its conversation as one row, committed before the client gets
    * the answer: its ids (the response's and its items') must resolve at once, on any API process.
    * Input items the client sent without an id get one from the response's `ids`, so they can be
    * referenced too. Saves that arrive while another is being written share the next statement
    * (group commit).
    */
-  async save(organizationId: string, response: { id: string; json: string }, conversation: ResolvedItem[], ids: ResponseIds): Promise<void> {
+  async save(organizationId: string, responseJson: string, conversation: ResolvedItem[], ids: ResponseIdSequence): Promise<void> {
     const now = this.deps.clock.now().getTime();
     this.purgeNowAndThen(now);
     // Every stored input item gets an id (the client may send none): input_items pages by them.
     const items = conversation.map((item) => (item.id ? item : { ...item, id: ids.item(inputItemPrefix(item)) }));
     // A StoredPayload, written around the response's JSON (the answer's own text) rather than serialized again.
-    const payload = `{"response":${response.json},"conversation":${JSON.stringify(items)}}`;
+    const payload = `{"response":${responseJson},"conversation":${JSON.stringify(items)}}`;
     await this.writes.add({
-      id: response.id,
+      id: ids.response,
       organizationId,
       payload: this.deps.secrets.encrypt(payload),
       createdAt: now,

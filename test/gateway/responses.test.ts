@@ -419,7 +419,7 @@ describe('responses: options, storage and errors', () => {
     const saved = Array.from({ length: 12 }, (_, index) => {
       const ids = new ResponseIdSequence();
       const response = toResponseObject({ id: ids.response, createdAt: 1, model: 'fake-model', body }, { ...answer, content: `answer ${index}` }, ids);
-      return { response, done: store.save(org.id, { id: ids.response, json: JSON.stringify(response) }, conversation, ids) };
+      return { response, done: store.save(org.id, JSON.stringify(response), conversation, ids) };
     });
     await Promise.all(saved.map(({ done }) => done));
     for (const { response } of saved) {

@@ -46,7 +46,7 @@ function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
       // The response is serialized once: the answer's body and the stored payload share the text.
       body: async (result) => {
         const json = JSON.stringify(toResponseObject(head(result.model), result, ids));
-        if (keep) await store.save(organizationId, { id: ids.response, json }, conversation, ids);
+        if (keep) await store.save(organizationId, json, conversation, ids);
         return new JsonText(json);
       },
       events: (stream) => {
@@ -59,8 +59,8 @@ function createResponse(deps: AppDeps, store: ResponsesStore): GatewayHandler {
           complete: async () => {
             const response = writer.final();
             const json = JSON.stringify(response);
-            if (keep) await store.save(organizationId, { id: ids.response, json }, conversation, ids);
-            return writer.finish(response.status, json);
+            if (keep) await store.save(organizationId, json, conversation, ids);
+            return writer.finish(json);
           },
         };
       },

@@ -4,7 +4,7 @@
 // are accepted and ignored.
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { formatParam, innermost } from '../chat.schemas.js';
+import { formatParam, innermost, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
 
 const cacheControl = z.looseObject({ type: z.string() }).optional();
 
@@ -77,6 +77,8 @@ export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, image
   error: 'content block type must be one of text, image, document, tool_use, tool_result, thinking, redacted_thinking',
 });
 
+const MESSAGES_ATTACHMENTS: ReadonlySet<string> = new Set(['image', 'document']);
+
 const messageSchema = z
   .object({
     role: z.enum(['user', 'assistant'], { error: 'role must be one of user, assistant' }),
@@ -85,6 +87,7 @@ const messageSchema = z
     }),
   })
   .superRefine((message, ctx) => {
+    refuseAttachmentsOutsideUserTurns(message.role, message.content, MESSAGES_ATTACHMENTS, ctx);
     if (message.role === 'assistant' || typeof message.content === 'string') return;
     message.content.forEach((block, index) => {
       if (block.type === 'thinking' || block.type === 'redacted_thinking') {

@@ -102,6 +102,15 @@ describe('fromMessagesRequest', () => {
     refused({ type: 'base64', media_type: 'application/msword', data: 'AA==' }, 'messages[0].content[0].source.media_type');
   });
 
+  it('refuses an image or a document in an assistant turn naming the block', () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } };
+    const document = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } };
+    for (const block of [image, document]) {
+      const body = { model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'text', text: 'see' }, block] }] };
+      expect(() => parseMessagesBody(body), block.type).toThrow(expect.objectContaining({ code: 'bad_request', param: 'messages[1].content[1]', message: expect.stringContaining(`${block.type} is taken in user messages and tool results only, not in assistant messages`) }));
+    }
+  });
+
   it('takes an earlier answer\'s thinking blocks and leaves them out of the request; refuses them in a user turn', () => {
     const request = fromMessagesRequest(parseMessagesBody({
       model: 'm',

@@ -2,8 +2,7 @@
 // clients send that the gateway has no use for (`include`, `reasoning`, `truncation`, `user`,
 // `service_tier`, `prompt_cache_key`...) are accepted and ignored.
 import { z } from 'zod';
-import { badRequest } from '../../errors.js';
-import { jsonSchemaFormatFields, pdfDataUrl } from '../chat.schemas.js';
+import { jsonSchemaFormatFields, pdfDataUrl, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
 import { parseWith } from './messages.schemas.js';
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string({ error: 'text must be a string' }) });
@@ -23,14 +22,18 @@ const contentPart = z.discriminatedUnion('type', [inputText, outputText, refusal
   error: 'content part type must be one of input_text, output_text, refusal, input_image, input_file',
 });
 
-const messageItem = z.object({
-  type: z.literal('message').optional(),
-  id: z.string().optional(),
-  role: z.enum(['user', 'assistant', 'system', 'developer'], { error: 'role must be one of user, assistant, system, developer' }),
-  content: z.union([z.string(), z.array(contentPart)], {
-    error: (issue) => (Array.isArray(issue.input) ? undefined : 'content must be a string or an array of content parts'),
-  }),
-});
+const RESPONSES_ATTACHMENTS: ReadonlySet<string> = new Set(['input_image', 'input_file']);
+
+const messageItem = z
+  .object({
+    type: z.literal('message').optional(),
+    id: z.string().optional(),
+    role: z.enum(['user', 'assistant', 'system', 'developer'], { error: 'role must be one of user, assistant, system, developer' }),
+    content: z.union([z.string(), z.array(contentPart)], {
+      error: (issue) => (Array.isArray(issue.input) ? undefined : 'content must be a string or an array of content parts'),
+    }),
+  })
+  .superRefine((message, ctx) => refuseAttachmentsOutsideUserTurns(message.role, message.content, RESPONSES_ATTACHMENTS, ctx));
 
 const functionCallItem = z.object({
   type: z.literal('function_call'),
@@ -100,22 +103,7 @@ export type ResponsesInputItem = z.infer<typeof inputItem>;
 export type ResponsesContentPart = z.infer<typeof contentPart>;
 
 export function parseResponsesBody(body: unknown): ResponsesRequest {
-  const request = parseWith(responsesRequestSchema, body);
-  if (Array.isArray(request.input)) request.input.forEach(refuseAttachmentsOutsideUserTurns);
-  return request;
-}
-
-/**
- * Images and files are a user's (or a tool's) to send: a system, developer or assistant message
- * that carries one is refused naming the part, instead of losing it on the way upstream (chat
- * completions and Messages take them in user turns only).
- */
-function refuseAttachmentsOutsideUserTurns(item: ResponsesInputItem, index: number): void {
-  if (!('role' in item) || item.role === 'user' || typeof item.content === 'string') return;
-  const at = item.content.findIndex((part) => part.type === 'input_image' || part.type === 'input_file');
-  if (at === -1) return;
-  const param = `input[${index}].content[${at}]`;
-  throw badRequest(`${param}: ${item.content[at]!.type} is taken in user messages only, not in a ${item.role} message`, param);
+  return parseWith(responsesRequestSchema, body);
 }
 
 /** GET /v1/responses/{id}/input_items: OpenAI's cursor page (`include` is accepted and ignored). */

@@ -72,7 +72,7 @@ describe('fromResponsesRequest', () => {
     const file = { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0=' };
     for (const [role, part] of [['developer', image], ['system', file], ['assistant', image]] as const) {
       const body = { model: 'm', input: [{ role: 'user', content: 'hi' }, { role, content: [{ type: 'input_text', text: 'see' }, part] }] };
-      expect(() => parseResponsesBody(body), role).toThrow(expect.objectContaining({ code: 'bad_request', param: 'input[1].content[1]', message: expect.stringContaining(`not in a ${role} message`) }));
+      expect(() => parseResponsesBody(body), role).toThrow(expect.objectContaining({ code: 'bad_request', param: 'input[1].content[1]', message: expect.stringContaining(`not in ${role} messages`) }));
     }
     // In a user message they are taken.
     expect(parseResponsesBody({ model: 'm', input: [{ role: 'user', content: [image, file] }] }).input).toHaveLength(1);
@@ -120,7 +120,7 @@ describe('ResponsesStreamWriter', () => {
     ];
     let text = writer.start() + chunks.map((chunk) => writer.write(chunk)).join('');
     const final = writer.final();
-    text += writer.finish(final.status, JSON.stringify(final));
+    text += writer.finish(JSON.stringify(final));
     const events = parse(text);
     expect(events.map((e) => e.event)).toEqual([
       'response.created', 'response.in_progress',
@@ -141,7 +141,7 @@ describe('ResponsesStreamWriter', () => {
     const final = writer.final();
     // What is stored is this object: its item must read as completed, as the client's does.
     expect(final.output).toEqual([expect.objectContaining({ id: 'msg_1', status: 'completed' })]);
-    text += writer.finish(final.status, JSON.stringify(final));
+    text += writer.finish(JSON.stringify(final));
     const events = parse(text);
     expect(events.slice(-4).map((e) => e.event)).toEqual(['response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
     expect(events.map((e) => e.data.sequence_number)).toEqual(events.map((_, i) => i));

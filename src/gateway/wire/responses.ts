@@ -237,8 +237,8 @@ export class ResponsesStreamWriter {
   }
 
   /** The closing events, the last carrying the final response as serialized (`JSON.stringify(final())`). */
-  finish(status: ResponseObject['status'], responseJson: string): string {
-    const type = status === 'incomplete' ? 'response.incomplete' : 'response.completed';
+  finish(responseJson: string): string {
+    const type = this.finishReason === 'length' ? 'response.incomplete' : 'response.completed';
     // As event() writes it, with the response's JSON spliced in instead of serialized again.
     return `${this.closing}event: ${type}\ndata: {"type":"${type}","response":${responseJson},"sequence_number":${this.sequence++}}\n\n`;
   }
