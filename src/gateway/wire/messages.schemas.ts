@@ -78,6 +78,8 @@ export const contentBlockSchema = z.discriminatedUnion('type', [textBlock, image
 });
 
 const MESSAGES_ATTACHMENTS: ReadonlySet<string> = new Set(['image', 'document']);
+/** The turn each block type belongs to, where it belongs to one only. */
+const TURN_OF_BLOCK: Readonly<Record<string, 'user' | 'assistant'>> = { tool_use: 'assistant', thinking: 'assistant', redacted_thinking: 'assistant', tool_result: 'user' };
 
 const messageSchema = z
   .object({
@@ -88,11 +90,12 @@ const messageSchema = z
   })
   .superRefine((message, ctx) => {
     refuseAttachmentsOutsideUserTurns(message.role, message.content, MESSAGES_ATTACHMENTS, ctx);
-    if (message.role === 'assistant' || typeof message.content === 'string') return;
+    if (typeof message.content === 'string') return;
+    // A block in the other side's turn is refused, as Anthropic refuses it, rather than dropped on
+    // the way upstream: a tool's result the model never sees, or a call it never made.
     message.content.forEach((block, index) => {
-      if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-        ctx.addIssue({ code: 'custom', path: ['content', index, 'type'], message: `${block.type} blocks belong to assistant turns` });
-      }
+      const turn = TURN_OF_BLOCK[block.type];
+      if (turn !== undefined && turn !== message.role) ctx.addIssue({ code: 'custom', path: ['content', index, 'type'], message: `${block.type} blocks belong to ${turn} turns` });
     });
   });
 

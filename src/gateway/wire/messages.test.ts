@@ -127,6 +127,18 @@ describe('fromMessagesRequest', () => {
     );
   });
 
+  it('refuses a tool result in an assistant turn and a tool call in a user turn naming the block, not dropping it', () => {
+    const result = { type: 'tool_result', tool_use_id: 'c1', content: 'done' };
+    const call = { type: 'tool_use', id: 'c1', name: 'f', input: {} };
+    const cases = [
+      { messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'text', text: 'a' }, result] }], param: 'messages[1].content[1].type', turn: 'tool_result blocks belong to user turns' },
+      { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }, call] }], param: 'messages[0].content[1].type', turn: 'tool_use blocks belong to assistant turns' },
+    ];
+    for (const { messages, param, turn } of cases) {
+      expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages }), param).toThrow(expect.objectContaining({ code: 'bad_request', param, message: expect.stringContaining(turn) }));
+    }
+  });
+
   it('refuses server tools and unknown block types naming the field', () => {
     expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'server_tool_use', id: 'x', name: 'web_search', input: {} }] }] })).toThrow(
       expect.objectContaining({ param: 'messages[0].content[0].type' }),
