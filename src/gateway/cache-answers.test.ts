@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StreamCapture, replayChunks } from './cache-answers.js';
+import { StreamCapture, replayChunks, resultOf } from './cache-answers.js';
 import type { NormalizedChunk } from './providers/types.js';
 
 const base = { storedAt: 1, model: 'm', provider: 'p', upstreamModel: 'u', inputTokens: 3, outputTokens: 4 };
@@ -39,5 +39,32 @@ describe('StreamCapture and replayChunks', () => {
     const capture = new StreamCapture();
     capture.take({ delta: { tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }, finishReason: 'tool_calls' });
     expect(capture.answer(base).content).toBeNull();
+  });
+});
+
+describe('thinking in the cache', () => {
+  it('captures streamed thinking blocks with their signatures and replays them first', async () => {
+    const capture = new StreamCapture();
+    const chunks: NormalizedChunk[] = [
+      { delta: { reasoning: { index: 0, thinking: '' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, thinking: 'Weigh' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, thinking: ' it.' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, signature: 'sig-1' } }, finishReason: null },
+      { delta: { reasoning: { index: 1, redacted: 'opaque' } }, finishReason: null },
+      { delta: { content: 'Sunny.' }, finishReason: null },
+      { delta: {}, finishReason: 'stop' },
+    ];
+    for (const chunk of chunks) capture.take(chunk);
+    const answer = capture.answer(base);
+    expect(answer.reasoning).toEqual([{ type: 'thinking', thinking: 'Weigh it.', signature: 'sig-1' }, { type: 'redacted_thinking', data: 'opaque' }]);
+    const replayed: NormalizedChunk[] = [];
+    for await (const chunk of replayChunks(answer)) replayed.push(chunk);
+    expect(replayed.slice(0, 3)).toEqual([
+      { delta: { reasoning: { index: 0, thinking: 'Weigh it.', signature: 'sig-1' } }, finishReason: null },
+      { delta: { reasoning: { index: 1, redacted: 'opaque' } }, finishReason: null },
+      { delta: { content: 'Sunny.' }, finishReason: null },
+    ]);
+    expect(resultOf(answer, 'chatcmpl-x').reasoning).toEqual(answer.reasoning);
+    expect(new StreamCapture().answer(base)).not.toHaveProperty('reasoning');
   });
 });

@@ -4,9 +4,9 @@
 // request gets server-sent events whichever way the answer was first produced.
 import type { Clock } from '../clock.js';
 import { cacheKey, effectiveMaxAge, type CacheDirective, type CachedAnswer, type CacheOutcome, type ResponseCache } from './cache.js';
-import type { NormalizedChunk, ToolCallDelta } from './providers/types.js';
+import type { NormalizedChunk, ReasoningDelta, ToolCallDelta } from './providers/types.js';
 import type { RouteTarget } from './router.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ToolCall } from './types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ReasoningBlock, ToolCall } from './types.js';
 
 /** How the route asks for the response cache; runs pass nothing and never use it. */
 export interface ChatOptions {
@@ -59,6 +59,7 @@ export function resultOf(answer: CachedAnswer, id: string): ChatCompletionResult
     content: answer.content,
     toolCalls: answer.toolCalls,
     finishReason: answer.finishReason,
+    ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
     usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false },
     cost: 0,
     attempts: 0,
@@ -71,6 +72,7 @@ export class StreamCapture {
   private text = '';
   private sawText = false;
   private readonly calls: ToolCall[] = [];
+  private readonly reasoning: ReasoningBlock[] = [];
   private finishReason = 'stop';
 
   take(chunk: NormalizedChunk): void {
@@ -79,11 +81,18 @@ export class StreamCapture {
       this.sawText = true;
     }
     for (const delta of chunk.delta.tool_calls ?? []) this.merge(delta);
+    if (chunk.delta.reasoning) mergeReasoning(this.reasoning, chunk.delta.reasoning);
     if (chunk.finishReason) this.finishReason = chunk.finishReason;
   }
 
   answer(base: Omit<CachedAnswer, 'content' | 'toolCalls' | 'finishReason'>): CachedAnswer {
-    return { ...base, content: this.sawText || this.calls.length === 0 ? this.text : null, toolCalls: this.calls.filter(Boolean), finishReason: this.finishReason };
+    return {
+      ...base,
+      content: this.sawText || this.calls.length === 0 ? this.text : null,
+      toolCalls: this.calls.filter(Boolean),
+      finishReason: this.finishReason,
+      ...(this.reasoning.length > 0 ? { reasoning: this.reasoning } : {}),
+    };
   }
 
   private merge(delta: ToolCallDelta): void {
@@ -94,9 +103,26 @@ export class StreamCapture {
   }
 }
 
-/** A stored answer as the chunks a live stream would have produced: text, tool calls, finish, usage. */
+/** Adds a streamed piece of thinking to the blocks so far (a new index starts a block). */
+export function mergeReasoning(blocks: ReasoningBlock[], delta: ReasoningDelta): void {
+  const block = (blocks[delta.index] ??= delta.redacted !== undefined ? { type: 'redacted_thinking', data: '' } : { type: 'thinking', thinking: '', signature: '' });
+  if (block.type === 'redacted_thinking') {
+    block.data += delta.redacted ?? '';
+    return;
+  }
+  if (delta.thinking) block.thinking += delta.thinking;
+  if (delta.signature) block.signature += delta.signature;
+}
+
+/** A block of thinking as the one delta that carries it whole. */
+export function reasoningDelta(block: ReasoningBlock, index: number): ReasoningDelta {
+  return block.type === 'thinking' ? { index, thinking: block.thinking, signature: block.signature } : { index, redacted: block.data };
+}
+
+/** A stored answer as the chunks a live stream would have produced: thinking, text, tool calls, finish, usage. */
 export async function* replayChunks(answer: CachedAnswer): AsyncGenerator<NormalizedChunk> {
   await Promise.resolve();
+  for (const [index, block] of (answer.reasoning ?? []).entries()) yield { delta: { reasoning: reasoningDelta(block, index) }, finishReason: null };
   if (answer.content) yield { delta: { content: answer.content }, finishReason: null };
   if (answer.toolCalls.length > 0) {
     yield {

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../redis.js';
-import type { ToolCall } from './types.js';
+import type { ReasoningBlock, ToolCall } from './types.js';
 
 /** What a request asked of the cache (parsed Cache-Control). */
 export interface CacheDirective {
@@ -28,6 +28,8 @@ export interface CachedAnswer {
   content: string | null;
   toolCalls: ToolCall[];
   finishReason: string;
+  /** The answer's extended thinking, when it had some. */
+  reasoning?: ReasoningBlock[];
   inputTokens: number;
   outputTokens: number;
 }

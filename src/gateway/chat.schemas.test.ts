@@ -32,6 +32,7 @@ const fieldValues: Record<string, unknown[]> = {
   tools: [[{ type: 'function', function: { name: 'f' } }], undefined],
   tool_choice: ['auto', undefined],
   user: ['someone', 7],
+  reasoning_effort: ['low', 'xhigh', 'none', 'bogus', 3, null, undefined],
 };
 
 /** The base body with one field set to each of its values, and a few bodies that set several. */
@@ -84,5 +85,16 @@ describe('chat completion body', () => {
     }
     const taken = parseChatCompletionBody({ ...base, messages: [{ role: 'user', content: [image, file] }, { role: 'tool', tool_call_id: 'c', content: [image] }] });
     expect(taken.request.messages.map((message) => message.role)).toEqual(['user', 'tool']);
+  });
+});
+
+describe('reasoning_effort', () => {
+  it('becomes the request\'s reasoning effort; an unknown one is a 400 naming the field and the values', () => {
+    expect(parseChatCompletionBody({ ...base, reasoning_effort: 'minimal' }).request.reasoning).toEqual({ effort: 'minimal' });
+    expect(parseChatCompletionBody({ ...base, reasoning_effort: null }).request).not.toHaveProperty('reasoning');
+    expect(parseChatCompletionBody({ ...base, reasoning_effort: 'high' }).request).not.toHaveProperty('reasoning_effort');
+    expect(() => parseChatCompletionBody({ ...base, reasoning_effort: 'max' })).toThrow(
+      expect.objectContaining({ code: 'bad_request', param: 'reasoning_effort', message: expect.stringContaining('none, minimal, low, medium, high, xhigh') }),
+    );
   });
 });

@@ -3,7 +3,7 @@
 // `tool_choice`, `response_format` and `stream_options` pass through.
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
-import type { ChatCompletionRequest } from './types.js';
+import { REASONING_EFFORTS, type ChatCompletionRequest } from './types.js';
 
 const toolCallSchema = z.object({
   id: z.string(),
@@ -105,6 +105,11 @@ const responseFormatSchema = z.discriminatedUnion(
   { error: 'response_format type must be one of text, json_object, json_schema' },
 );
 
+/** OpenAI's reasoning effort (chat completions' `reasoning_effort`, the Responses API's `reasoning.effort`). */
+export function reasoningEffortSchema(field: string) {
+  return z.enum(REASONING_EFFORTS, { error: `${field} must be one of ${REASONING_EFFORTS.join(', ')}` });
+}
+
 export const chatCompletionRequestSchema = z.object({
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
   messages: z.array(messageSchema, { error: 'messages is required' }).min(1, 'messages must not be empty'),
@@ -125,6 +130,8 @@ export const chatCompletionRequestSchema = z.object({
     .optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
   response_format: responseFormatSchema.optional(),
+  /** How much a reasoning model thinks first: sent on to OpenAI-style upstreams, a thinking budget for Anthropic ones. */
+  reasoning_effort: reasoningEffortSchema('reasoning_effort').nullable().optional(),
 });
 
 export interface ParsedChatBody {
@@ -136,7 +143,8 @@ export interface ParsedChatBody {
 /** Parses the body or throws 400 bad_request naming the first bad field (e.g. `messages[0].role`). */
 export function parseChatCompletionBody(body: unknown): ParsedChatBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object', 'body');
-  const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, ...request } = parseCommonChatBody(body as Record<string, unknown>) ?? parseWithSchema(body);
+  const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, reasoning_effort: effort, ...request } =
+    parseCommonChatBody(body as Record<string, unknown>) ?? parseWithSchema(body);
   // One output bound from here on: bounded by the model's limit, reserved against the budget and
   // sent upstream in the field each provider expects (see router.effectiveMaxTokens).
   const maxTokens = maxCompletionTokens ?? request.max_tokens;
@@ -144,6 +152,7 @@ export function parseChatCompletionBody(body: unknown): ParsedChatBody {
     request: {
       ...request,
       ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+      ...(effort ? { reasoning: { effort } } : {}),
       messages: request.messages.map((m) => ({ ...m, content: m.content ?? null })),
     },
     includeUsage: streamOptions?.include_usage === true,
@@ -171,7 +180,7 @@ export function parseCommonChatBody(body: Record<string, unknown>): ChatBody | u
   const { model, messages, stream, max_tokens: maxTokens, max_completion_tokens: maxCompletionTokens, temperature, top_p: topP } = body;
   if (typeof model !== 'string' || model.length === 0) return undefined;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
-  if (body.tools !== undefined || body.tool_choice !== undefined || body.response_format !== undefined) return undefined;
+  if (body.tools !== undefined || body.tool_choice !== undefined || body.response_format !== undefined || body.reasoning_effort !== undefined) return undefined;
   if (stream !== undefined && typeof stream !== 'boolean') return undefined;
   if (maxTokens !== undefined && !isPositiveInteger(maxTokens)) return undefined;
   if (maxCompletionTokens !== undefined && maxCompletionTokens !== null && !isPositiveInteger(maxCompletionTokens)) return undefined;

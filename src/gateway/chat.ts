@@ -127,7 +127,10 @@ export class ChatService {
         this.settle(answered.reservation, cost);
         this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
         if (caching) {
-          this.answers.store(caching, { ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason, ...usage, storedAt: this.deps.clock.now().getTime() });
+          this.answers.store(caching, {
+            ...answeredBy(target), content: completion.content, toolCalls: completion.toolCalls, finishReason: completion.finishReason,
+            ...(completion.reasoning ? { reasoning: completion.reasoning } : {}), ...usage, storedAt: this.deps.clock.now().getTime(),
+          });
         }
       });
       return {
@@ -140,6 +143,7 @@ export class ChatService {
         toolCalls: completion.toolCalls,
         finishReason: completion.finishReason,
         stopSequence: completion.stopSequence,
+        reasoning: completion.reasoning,
         usage: { ...usage, estimated },
         cost,
         attempts: trail.attempts,
@@ -377,7 +381,7 @@ async function openStream(opening: Promise<UpstreamChunks>): Promise<{ head: Nor
       if (next.done) return { head, rest: stream };
       head.push(next.value);
       const { delta } = next.value;
-      if (delta.content || delta.tool_calls !== undefined || next.value.finishReason !== null || next.value.usage) {
+      if (delta.content || delta.tool_calls !== undefined || delta.reasoning !== undefined || next.value.finishReason !== null || next.value.usage) {
         return { head, rest: stream };
       }
     }
@@ -400,6 +404,8 @@ class OutputTally {
       return false;
     }
     if (chunk.delta.content) this.text += chunk.delta.content;
+    // Thinking is output too (Anthropic counts it in output_tokens).
+    if (chunk.delta.reasoning?.thinking) this.text += chunk.delta.reasoning.thinking;
     for (const call of chunk.delta.tool_calls ?? []) {
       this.toolArguments.push({ id: '', type: 'function', function: { name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' } });
     }

@@ -16,12 +16,22 @@ export function toCompletionBody(result: ChatCompletionResult, created: number) 
         role: 'assistant',
         content: result.content,
         ...(result.toolCalls.length > 0 ? { tool_calls: result.toolCalls } : {}),
+        ...reasoningContent(result),
       },
       finish_reason: result.finishReason,
       logprobs: null,
     }],
     usage: usageBody(result.usage),
   };
+}
+
+/**
+ * The answer's thinking (an Anthropic upstream's) as `reasoning_content`, the field OpenAI-style
+ * servers that show reasoning use; its signatures have no place in chat completions.
+ */
+function reasoningContent(result: ChatCompletionResult): { reasoning_content?: string } {
+  const text = (result.reasoning ?? []).flatMap((block) => (block.type === 'thinking' ? [block.thinking] : [])).join('\n\n');
+  return text ? { reasoning_content: text } : {};
 }
 
 /** OpenAI's usage object; a prompt-cache read the upstream reported is `prompt_tokens_details.cached_tokens`. */
@@ -40,13 +50,23 @@ export function sseEventWriter(stream: ChatCompletionStream, includeUsage: boole
   let roleSent = false;
   return (chunk) => {
     if (chunk.usage) return includeUsage ? `data: ${head}"choices":[],"usage":${JSON.stringify(usageOf(chunk))}}\n\n` : undefined;
-    const delta = roleSent ? withoutRole(chunk) : { role: 'assistant', ...chunk.delta };
+    const delta = chatDelta(roleSent ? withoutRole(chunk) : { role: 'assistant', ...chunk.delta });
+    // A piece of thinking with no text (a signature, a redacted block) says nothing here.
+    if (delta === undefined && chunk.finishReason === null) return undefined;
     roleSent = true;
-    return `data: ${head}"choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${JSON.stringify(chunk.finishReason)}}]}\n\n`;
+    return `data: ${head}"choices":[{"index":0,"delta":${JSON.stringify(delta ?? {})},"finish_reason":${JSON.stringify(chunk.finishReason)}}]}\n\n`;
   };
 }
 
 export const SSE_DONE = 'data: [DONE]\n\n';
+
+/** A delta as chat completions sends it: a piece of thinking's text as `reasoning_content`; undefined when nothing is left. */
+function chatDelta(delta: NormalizedChunk['delta']): object | undefined {
+  if (delta.reasoning === undefined) return delta;
+  const { reasoning, ...rest } = delta;
+  const out = reasoning.thinking ? { ...rest, reasoning_content: reasoning.thinking } : rest;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
 
 function withoutRole(chunk: NormalizedChunk): NormalizedChunk['delta'] {
   if (chunk.delta.role === undefined) return chunk.delta;

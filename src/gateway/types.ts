@@ -26,6 +26,27 @@ export type ContentPart =
   | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } }
   | { type: 'file'; file: { file_data: string; filename?: string } };
 
+/** OpenAI's `reasoning_effort` values (`none` and `xhigh` on the newest models). */
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+/**
+ * How much the model may reason before it answers: an OpenAI-style effort (chat completions'
+ * `reasoning_effort`, the Responses API's `reasoning.effort`) or an Anthropic thinking budget in
+ * tokens (the Messages API's `thinking`). Each provider adapter turns it into its own parameter.
+ */
+export interface ReasoningRequest {
+  effort?: ReasoningEffort;
+  budgetTokens?: number;
+}
+
+/**
+ * An answer's extended thinking as Anthropic returns it: the text with the upstream's signature
+ * over it, or an encrypted (redacted) block. A client sends them back unchanged with the turn
+ * that made them; an Anthropic upstream requires them back in a tool loop, and checks them.
+ */
+export type ReasoningBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
 export interface ChatMessage {
   role: ChatRole;
   /** Text, or an array of content parts. */
@@ -38,6 +59,8 @@ export interface ChatMessage {
    * upstream receives the flag, an OpenAI-style one the result's text after `Error: `.
    */
   isError?: true;
+  /** An assistant turn's extended thinking, as answered (the Messages API's thinking blocks); only Anthropic upstreams receive it. */
+  reasoning?: ReasoningBlock[];
 }
 
 /**
@@ -67,6 +90,8 @@ export interface ChatCompletionRequest {
   response_format?: ResponseFormat;
   /** Each tool call may run beside others (OpenAI `parallel_tool_calls`, Anthropic `disable_parallel_tool_use` inverted). */
   parallel_tool_calls?: boolean;
+  /** Reasoning asked for (see ReasoningRequest); absent: the upstream's default. */
+  reasoning?: ReasoningRequest;
 }
 
 /** OpenAI's chat completions `response_format`. */
@@ -114,6 +139,8 @@ export interface ChatCompletionResult {
   upstreamMs: number;
   /** The upstream's own stop reason when it said more than finishReason can (Anthropic's `stop_sequence` and the sequence). */
   stopSequence?: string | undefined;
+  /** The answer's extended thinking, when the upstream returned some. */
+  reasoning?: ReasoningBlock[] | undefined;
   /** Set when the request used the response cache (X-Cache, Age). */
   cache?: { status: 'HIT' | 'MISS'; ageSeconds: number } | undefined;
 }

@@ -231,7 +231,7 @@ describe('a secret in any listed field of a real request is blocked', () => {
     expect(res.body.error).toMatchObject({ code: 'dlp_blocked', detectors: ['github_token'] });
   });
 
-  it.each(cases(['text', 'identifier', 'url', 'json']))('$label', async ({ path, fields, template, model, field }) => {
+  it.each(cases(['text', 'identifier', 'url', 'json', 'signed']))('$label', async ({ path, fields, template, model, field }) => {
     openai.reset();
     anthropic.reset();
     const body = template(model);

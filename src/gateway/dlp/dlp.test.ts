@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DLP_POLICY, applyPolicy, scanText, type DetectorType, type DlpPolicy } from './index.js';
+import { DEFAULT_DLP_POLICY, applyPolicy, inspectRequest, scanText, type DetectorType, type DlpPolicies, type DlpPolicy } from './index.js';
+import type { ChatMessage } from '../types.js';
 import { isIban, isSsn, luhnValid } from './validators.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -83,5 +84,31 @@ describe('policy actions', () => {
 
   it('does not scan for detectors that are off', () => {
     expect(applyPolicy(text, policy({ credit_card: 'off', email: 'off' }))).toEqual({ text, counts: {}, blocked: [] });
+  });
+});
+
+describe('an earlier answer\'s thinking', () => {
+  const policies = (policy: DlpPolicy) => ({ cachedPolicy: () => policy, policyFor: async () => policy }) as unknown as DlpPolicies;
+  const turn = (thinking: string, signature = 'sig'): ChatMessage[] => [
+    { role: 'user', content: 'q' },
+    { role: 'assistant', content: 'a', reasoning: [{ type: 'thinking', thinking, signature }, { type: 'redacted_thinking', data: 'opaque' }] },
+  ];
+
+  it('is scanned: a block finding in its text, signature or redacted data blocks the request', async () => {
+    const token = `ghp_${'a'.repeat(36)}`;
+    for (const messages of [turn(`token ${token}`), turn('fine', token), [{ role: 'assistant' as const, content: 'a', reasoning: [{ type: 'redacted_thinking' as const, data: token }] }]]) {
+      const verdict = await inspectRequest(policies(DEFAULT_DLP_POLICY), 'org', { messages });
+      expect(verdict.blocked).toEqual(['github_token']);
+    }
+  });
+
+  it('is never masked (its signature covers it): a mask finding leaves that turn\'s thinking out, the rest of the turn masked as usual', async () => {
+    const policy = { ...DEFAULT_DLP_POLICY, email: 'mask' as const };
+    const verdict = await inspectRequest(policies(policy), 'org', { messages: turn('mail ann@example.com about it') });
+    expect(verdict.blocked).toEqual([]);
+    expect(verdict.findings).toEqual({ email: 1 });
+    expect(verdict.messages[1]).toEqual({ role: 'assistant', content: 'a' });
+    const clean = await inspectRequest(policies(policy), 'org', { messages: turn('nothing to see') });
+    expect(clean.messages[1]!.reasoning).toHaveLength(2);
   });
 });

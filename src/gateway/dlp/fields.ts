@@ -13,11 +13,14 @@
 //   data        a Messages block's `source.data`: the bytes (base64) of an image or a PDF, not text,
 //               sent as they are and left alone like a data: URL; or the text of a plain-text
 //               document (`source.type` text), which is scanned as text
+//   signed      an earlier answer's thinking (text, signature, redacted data), which the upstream
+//               checks against its signature: scanned as text, a block finding blocks, and a mask
+//               finding leaves the turn's thinking out rather than masked
 //   ignored     accepted and never sent upstream (kept at most with a stored response, which is
 //               encrypted and read back only by the organization)
 // The Responses and Messages routes translate their bodies into the chat request, so their fields
 // reach the same scan; a stop sequence is an identifier (a masked one would be another sequence).
-export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'file' | 'data' | 'routing' | 'ignored';
+export type FieldTreatment = 'text' | 'identifier' | 'url' | 'json' | 'file' | 'data' | 'signed' | 'routing' | 'ignored';
 
 export const CHAT_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
   model: 'routing',
@@ -94,10 +97,10 @@ export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> =
   'messages[].content[].name': 'identifier',
   'messages[].content[].input': 'json',
   'messages[].content[].tool_use_id': 'identifier',
-  // An earlier answer's thinking is not passed on (see messages.schemas.ts).
-  'messages[].content[].thinking': 'ignored',
-  'messages[].content[].signature': 'ignored',
-  'messages[].content[].data': 'ignored',
+  // An earlier answer's thinking goes back to an Anthropic upstream when the request thinks.
+  'messages[].content[].thinking': 'signed',
+  'messages[].content[].signature': 'signed',
+  'messages[].content[].data': 'signed',
   'messages[].content[].content': 'text',
   'messages[].content[].content[].text': 'text',
   'messages[].content[].content[].cache_control.type': 'ignored',

@@ -4,7 +4,9 @@
 // (string or parts, http(s) image URLs included), tool-call arguments, tool results, tool
 // descriptions and parameter schemas, a structured-output schema, and the identifiers (names,
 // ids, tool_choice, stop sequences), which are never masked: a finding in an identifier blocks.
-import type { ChatCompletionRequest, ChatMessage, ContentPart, ResponseFormat, ToolCall, ToolDefinition } from '../types.js';
+// An earlier answer's thinking is scanned too but cannot be masked (its signature covers it): a
+// mask finding leaves that turn's thinking out instead.
+import type { ChatCompletionRequest, ChatMessage, ContentPart, ReasoningBlock, ResponseFormat, ToolCall, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
 import type { DlpPolicies, DlpPolicy } from './policy.js';
 import { activeTypesOfCached, policySteps, runSteps, type ScanSteps } from './scanner.js';
@@ -136,7 +138,26 @@ class PolicyScan {
       }
       if (calls.some((call, i) => call !== message.tool_calls![i])) out = { ...out, tool_calls: calls };
     }
+    if (message.reasoning && !(yield* this.signed(message.reasoning))) {
+      const { reasoning: _left, ...rest } = out;
+      out = rest;
+    }
     return out;
+  }
+
+  /**
+   * Whether an earlier answer's thinking blocks may leave as they are. Their every string is
+   * scanned as text (a block finding blocks the request), but the upstream's signature covers
+   * them exactly: a mask finding makes them stay behind whole (false), not leave masked.
+   */
+  private *signed(blocks: ReasoningBlock[]): ScanSteps<boolean> {
+    let intact = true;
+    for (const block of blocks) {
+      for (const text of block.type === 'thinking' ? [block.thinking, block.signature] : [block.data]) {
+        if ((yield* this.text(text)) !== text) intact = false;
+      }
+    }
+    return intact;
   }
 
   private *part(part: ContentPart): ScanSteps<ContentPart> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnthropicRequest, createAnthropicStreamTranslator, mapAnthropicError, parseAnthropicResponse } from './anthropic/index.js';
 import { buildOpenAiRequest, createOpenAiStreamTranslator, mapOpenAiError, parseOpenAiResponse } from './openai/index.js';
-import type { ChatMessage } from '../types.js';
+import type { ChatCompletionRequest, ChatMessage } from '../types.js';
 
 
 /** The messages each kind of upstream receives for these internal messages. */
@@ -310,5 +310,93 @@ describe('structured output on Anthropic upstreams', () => {
     expect(chunks.map((chunk) => chunk.delta.content ?? '').join('')).toBe('{"city":"Oslo"}');
     expect(chunks.some((chunk) => chunk.delta.tool_calls)).toBe(false);
     expect(chunks.find((chunk) => chunk.finishReason !== null)!.finishReason).toBe('stop');
+  });
+});
+
+describe('reasoning: effort and extended thinking', () => {
+  const thinking = { type: 'thinking' as const, thinking: 'Weigh it.', signature: 'sig-1' };
+  const redacted = { type: 'redacted_thinking' as const, data: 'opaque' };
+  const toolLoop: ChatMessage[] = [
+    { role: 'user', content: 'Weather?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'tu1', type: 'function', function: { name: 'weather', arguments: '{}' } }], reasoning: [thinking, redacted] },
+    { role: 'tool', tool_call_id: 'tu1', content: 'sunny' },
+  ];
+  const anthropicBody = (request: Partial<ChatCompletionRequest>, maxTokens = 20_000) =>
+    JSON.parse(buildAnthropicRequest({ request: { model: 'm', messages: [{ role: 'user', content: 'q' }], ...request }, upstreamModel: 'claude-x', maxTokens, apiKey: undefined, stream: false }).body) as Record<string, any>;
+
+  it('asks Anthropic for the Messages client\'s budget, without temperature or top_k, and a top_p only from 0.95', () => {
+    const body = anthropicBody({ reasoning: { budgetTokens: 4000 }, temperature: 0.4, top_k: 5, top_p: 0.9 });
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 4000 });
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('top_k');
+    expect(body).not.toHaveProperty('top_p');
+    expect(anthropicBody({ reasoning: { budgetTokens: 4000 }, top_p: 0.97 }).top_p).toBe(0.97);
+    // A budget at the output bound leaves room for one token of answer, as Anthropic requires.
+    expect(anthropicBody({ reasoning: { budgetTokens: 4000 } }, 3000).thinking).toEqual({ type: 'enabled', budget_tokens: 2999 });
+  });
+
+  it('turns an effort into a budget of at most half the output bound, and none below 1,024 tokens or for none', () => {
+    expect(anthropicBody({ reasoning: { effort: 'high' } }, 40_000).thinking).toEqual({ type: 'enabled', budget_tokens: 16_384 });
+    expect(anthropicBody({ reasoning: { effort: 'high' } }, 6000).thinking).toEqual({ type: 'enabled', budget_tokens: 3000 });
+    expect(anthropicBody({ reasoning: { effort: 'low' } }, 1500)).not.toHaveProperty('thinking');
+    expect(anthropicBody({ reasoning: { effort: 'none' } })).not.toHaveProperty('thinking');
+    expect(anthropicBody({ reasoning: { effort: 'none' } }).temperature).toBe(0.5);
+  });
+
+  it('sends a tool loop\'s thinking back first in its turn, unchanged, when the request thinks', () => {
+    const body = anthropicBody({ messages: toolLoop, reasoning: { budgetTokens: 2048 }, tools: [{ type: 'function', function: { name: 'weather' } }] });
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: [thinking, redacted, { type: 'tool_use', id: 'tu1', name: 'weather', input: {} }] });
+    // Without thinking the blocks stay behind, as Anthropic would leave them out anyway.
+    expect(anthropicBody({ messages: toolLoop }).messages[1].content).toEqual([{ type: 'tool_use', id: 'tu1', name: 'weather', input: {} }]);
+    expect(sentToAnthropic([{ role: 'assistant', content: 'a', reasoning: [thinking] }])).toEqual([{ role: 'assistant', content: 'a' }]);
+  });
+
+  it('asks for no thinking where Anthropic would refuse it: a forced tool, structured output\'s tool, a tool loop without its thinking', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'weather' } }];
+    expect(anthropicBody({ reasoning: { budgetTokens: 2048 }, tools, tool_choice: 'required' })).not.toHaveProperty('thinking');
+    expect(anthropicBody({ reasoning: { budgetTokens: 2048 }, tools, tool_choice: { type: 'function', function: { name: 'weather' } } })).not.toHaveProperty('thinking');
+    expect(anthropicBody({ reasoning: { effort: 'medium' }, response_format: { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' } } } })).not.toHaveProperty('thinking');
+    const withoutThinking = toolLoop.map(({ reasoning: _r, ...message }) => message);
+    const body = anthropicBody({ messages: withoutThinking, reasoning: { effort: 'high' }, tools });
+    expect(body).not.toHaveProperty('thinking');
+    expect(body.temperature).toBe(0.5);
+    expect(anthropicBody({ reasoning: { budgetTokens: 2048 }, tools, tool_choice: 'auto' }).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+  });
+
+  it('reads thinking and redacted thinking back, whole and streamed', () => {
+    const parsed = parseAnthropicResponse({ content: [thinking, redacted, { type: 'text', text: 'Sunny.' }], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 9 } });
+    expect(parsed).toMatchObject({ content: 'Sunny.', reasoning: [thinking, redacted] });
+    expect(parseAnthropicResponse({ content: [{ type: 'text', text: 'a' }], stop_reason: 'end_turn' })).not.toHaveProperty('reasoning');
+    const t = createAnthropicStreamTranslator();
+    const chunks = [
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Weigh' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-1' } },
+      { type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: 'opaque' } },
+      { type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 2, delta: { type: 'text_delta', text: 'Sunny.' } },
+    ].flatMap((event) => t.translate({ data: JSON.stringify(event) }));
+    expect(chunks).toEqual([
+      { delta: { reasoning: { index: 0, thinking: '' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, thinking: 'Weigh' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, signature: 'sig-1' } }, finishReason: null },
+      { delta: { reasoning: { index: 1, redacted: 'opaque' } }, finishReason: null },
+      { delta: { content: 'Sunny.' }, finishReason: null },
+    ]);
+  });
+
+  it('sends an effort the client named to OpenAI-style upstreams as reasoning_effort, never a thinking budget or thinking blocks', () => {
+    const openAiBody = (request: Partial<ChatCompletionRequest>) =>
+      JSON.parse(buildOpenAiRequest({ request: { model: 'm', messages: toolLoop, ...request }, upstreamModel: 'o-x', maxTokens: 100, apiKey: undefined, stream: false }).body) as Record<string, any>;
+    expect(openAiBody({ reasoning: { effort: 'low' } }).reasoning_effort).toBe('low');
+    expect(openAiBody({ reasoning: { budgetTokens: 4096 } })).not.toHaveProperty('reasoning_effort');
+    expect(openAiBody({})).not.toHaveProperty('reasoning_effort');
+    const sent = openAiBody({}).messages as Record<string, unknown>[];
+    expect(sent[1]).not.toHaveProperty('reasoning');
+    expect(sent[1]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'tu1' }] });
+    // Also where tool messages are rewritten (a failed tool's result).
+    const rewritten = sentToOpenAi([...toolLoop.slice(0, 2), { role: 'tool', tool_call_id: 'tu1', content: 'boom', isError: true }]);
+    expect(rewritten[1]).not.toHaveProperty('reasoning');
   });
 });

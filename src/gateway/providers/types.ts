@@ -1,7 +1,7 @@
 // What every provider is: data (its config) plus pure transforms between our OpenAI-shaped
 // request/response and the upstream's wire format. Transport (undici pools, failover) lives
 // outside the providers so the transforms stay pure and unit-testable.
-import type { ChatCompletionRequest, ToolCall } from '../types.js';
+import type { ChatCompletionRequest, ReasoningBlock, ToolCall } from '../types.js';
 
 export interface TokenCounts {
   /** Every prompt token, cached ones included (OpenAI's prompt_tokens; Anthropic's input_tokens plus its cache tokens). */
@@ -21,6 +21,8 @@ export interface NormalizedCompletion {
   usage: TokenCounts | null;
   /** The stop sequence that ended the answer, when the upstream names it. */
   stopSequence?: string | undefined;
+  /** The answer's extended thinking blocks, in order, when the upstream returned some. */
+  reasoning?: ReasoningBlock[] | undefined;
 }
 
 export interface ToolCallDelta {
@@ -30,10 +32,22 @@ export interface ToolCallDelta {
   function?: { name?: string; arguments?: string };
 }
 
+/**
+ * A piece of a thinking block, numbered among the answer's thinking blocks (0, 1, ...): its
+ * text, its signature, or a redacted block's data. A new index starts a new block.
+ */
+export interface ReasoningDelta {
+  index: number;
+  thinking?: string;
+  signature?: string;
+  redacted?: string;
+}
+
 export interface ChunkDelta {
   role?: 'assistant';
   content?: string;
   tool_calls?: ToolCallDelta[];
+  reasoning?: ReasoningDelta;
 }
 
 /** One streamed piece, normalized: a delta, a finish reason, or the final usage. */

@@ -1,7 +1,7 @@
 // The Anthropic Messages API request body (POST /v1/messages and /v1/messages/count_tokens),
 // validated at the edge. Fields Anthropic clients send that the gateway has no use for
-// (`metadata`, `thinking`, `service_tier`, `cache_control` on blocks, a document's `citations`)
-// are accepted and ignored.
+// (`metadata`, `service_tier`, `cache_control` on blocks, a document's `citations`) are accepted
+// and ignored.
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import { formatParam, innermost, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
@@ -66,9 +66,10 @@ const toolResultBlock = z.object({
 });
 
 /**
- * An earlier answer's extended thinking, as a client sends its history back (a conversation begun
- * with thinking on, directly with Anthropic). Taken and not passed on: the gateway asks for no
- * thinking, and without it Anthropic leaves earlier turns' thinking out of the context anyway.
+ * An earlier answer's extended thinking, as a client sends its history back. Passed on, unchanged
+ * and first in its turn, to an Anthropic upstream when the request thinks (Anthropic requires the
+ * last assistant turn's thinking back in a tool loop, and checks its signature); left out
+ * otherwise, as Anthropic itself leaves earlier turns' thinking out of the context.
  */
 const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string({ error: 'thinking must be a string' }), signature: z.string().optional() });
 const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string({ error: 'data must be a string' }) });
@@ -134,6 +135,20 @@ export const messagesRequestSchema = countTokensSchema.extend({
   top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').optional(),
   top_k: z.number({ error: 'top_k must be a positive integer' }).int('top_k must be a positive integer').positive('top_k must be a positive integer').optional(),
   metadata: z.object({ user_id: z.string().nullable().optional() }).optional(),
+  /** Extended thinking: a budget of tokens, part of max_tokens (an Anthropic upstream thinks; others answer without). */
+  thinking: z
+    .discriminatedUnion(
+      'type',
+      [
+        z.object({
+          type: z.literal('enabled'),
+          budget_tokens: z.number({ error: 'budget_tokens is required' }).int('budget_tokens must be an integer').min(1024, 'budget_tokens must be at least 1024'),
+        }),
+        z.object({ type: z.literal('disabled') }),
+      ],
+      { error: 'thinking type must be one of enabled, disabled' },
+    )
+    .optional(),
 });
 
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
@@ -141,7 +156,12 @@ export type CountTokensRequest = z.infer<typeof countTokensSchema>;
 export type MessagesContentBlock = z.infer<typeof contentBlockSchema>;
 
 export function parseMessagesBody(body: unknown): MessagesRequest {
-  return parseWith(messagesRequestSchema, body);
+  const request = parseWith(messagesRequestSchema, body);
+  // Thinking is part of the output: Anthropic asks for room to answer after it.
+  if (request.thinking?.type === 'enabled' && request.thinking.budget_tokens >= request.max_tokens) {
+    throw badRequest('thinking.budget_tokens: must be less than max_tokens', 'thinking.budget_tokens');
+  }
+  return request;
 }
 
 export function parseCountTokensBody(body: unknown): CountTokensRequest {

@@ -111,7 +111,7 @@ describe('fromMessagesRequest', () => {
     }
   });
 
-  it('takes an earlier answer\'s thinking blocks and leaves them out of the request; refuses them in a user turn', () => {
+  it('keeps an earlier answer\'s thinking blocks with their turn, unchanged; refuses them in a user turn', () => {
     const request = fromMessagesRequest(parseMessagesBody({
       model: 'm',
       max_tokens: 10,
@@ -121,10 +121,25 @@ describe('fromMessagesRequest', () => {
         { role: 'user', content: 'more' },
       ],
     }));
-    expect(request.messages).toEqual([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }, { role: 'user', content: 'more' }]);
+    expect(request.messages).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'a', reasoning: [{ type: 'thinking', thinking: 'Let me see.', signature: 'sig' }, { type: 'redacted_thinking', data: 'opaque' }] },
+      { role: 'user', content: 'more' },
+    ]);
+    expect(request).not.toHaveProperty('reasoning');
     expect(() => parseMessagesBody({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'thinking', thinking: '' }] }] })).toThrow(
       expect.objectContaining({ param: 'messages[0].content[1].type', message: expect.stringContaining('assistant turns') }),
     );
+  });
+
+  it('asks for thinking with the budget given; refuses a budget not below max_tokens, under 1,024 or of an unknown type, naming the field', () => {
+    const body = (thinking: unknown, maxTokens = 8000) => ({ model: 'm', max_tokens: maxTokens, thinking, messages: [{ role: 'user', content: 'q' }] });
+    expect(fromMessagesRequest(parseMessagesBody(body({ type: 'enabled', budget_tokens: 2048 }))).reasoning).toEqual({ budgetTokens: 2048 });
+    expect(fromMessagesRequest(parseMessagesBody(body({ type: 'disabled' })))).not.toHaveProperty('reasoning');
+    expect(() => parseMessagesBody(body({ type: 'enabled', budget_tokens: 8000 }))).toThrow(expect.objectContaining({ param: 'thinking.budget_tokens', message: expect.stringContaining('less than max_tokens') }));
+    expect(() => parseMessagesBody(body({ type: 'enabled', budget_tokens: 512 }))).toThrow(expect.objectContaining({ param: 'thinking.budget_tokens', message: expect.stringContaining('at least 1024') }));
+    expect(() => parseMessagesBody(body({ type: 'enabled' }))).toThrow(expect.objectContaining({ param: 'thinking.budget_tokens' }));
+    expect(() => parseMessagesBody(body({ type: 'sometimes' }))).toThrow(expect.objectContaining({ param: 'thinking.type', message: expect.stringContaining('enabled, disabled') }));
   });
 
   it('refuses a tool result in an assistant turn and a tool call in a user turn naming the block, not dropping it', () => {
@@ -170,6 +185,47 @@ describe('toMessageBody and stop reasons', () => {
       content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', id: 'c1', name: 't', input: { x: 2 } }],
       stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 4 },
     });
+  });
+});
+
+describe('thinking in answers', () => {
+  const events = (text: string) => [...text.matchAll(/event: (\w+)\ndata: (.*)\n\n/g)].map((m) => ({ event: m[1], data: JSON.parse(m[2]!) as Record<string, unknown> }));
+  const thinking = { type: 'thinking' as const, thinking: 'Weigh it.', signature: 'sig-1' };
+  const redacted = { type: 'redacted_thinking' as const, data: 'opaque' };
+
+  it('puts the thinking blocks first in a whole answer, signatures included', () => {
+    const body = toMessageBody({
+      id: 'chatcmpl-abc', model: 'm', provider: 'p', upstreamModel: 'u', content: 'Sunny.', toolCalls: [], reasoning: [thinking, redacted],
+      finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 4, estimated: false }, cost: 0, attempts: 1, upstreamMs: 1,
+    });
+    expect(body.content).toEqual([thinking, redacted, { type: 'text', text: 'Sunny.' }]);
+  });
+
+  it('streams a thinking block (thinking_delta, signature_delta) and a redacted one before the text block', () => {
+    const writer = new MessagesStreamWriter({ id: 'chatcmpl-1', model: 'm' });
+    const chunks: NormalizedChunk[] = [
+      { delta: { role: 'assistant' }, finishReason: null },
+      { delta: { reasoning: { index: 0, thinking: '' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, thinking: 'Weigh' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, thinking: ' it.' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, signature: 'sig-1' } }, finishReason: null },
+      { delta: { reasoning: { index: 1, redacted: 'opaque' } }, finishReason: null },
+      { delta: { content: 'Sunny.' }, finishReason: null },
+      { delta: {}, finishReason: 'stop' },
+      { delta: {}, finishReason: null, usage: { inputTokens: 5, outputTokens: 6 } },
+    ];
+    const out = events(writer.start() + chunks.map((chunk) => writer.write(chunk)).join(''));
+    expect(out.slice(2, 11)).toEqual([
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Weigh' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: ' it.' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-1' } } },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 1, content_block: redacted } },
+      { event: 'content_block_stop', data: { type: 'content_block_stop', index: 1 } },
+      { event: 'content_block_start', data: { type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } } },
+      { event: 'content_block_delta', data: { type: 'content_block_delta', index: 2, delta: { type: 'text_delta', text: 'Sunny.' } } },
+    ]);
   });
 });
 

@@ -4,8 +4,8 @@
 // upstream gets the request back as Messages through its provider adapter.
 import type { AppError } from '../../errors.js';
 import type { ChatCompletionStream } from '../chat.js';
-import type { NormalizedChunk, TokenCounts } from '../providers/types.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ToolCall } from '../types.js';
+import type { NormalizedChunk, ReasoningDelta, TokenCounts } from '../providers/types.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ReasoningBlock, ToolCall } from '../types.js';
 import type { CountTokensRequest, MessagesContentBlock, MessagesRequest } from './messages.schemas.js';
 
 type Block = MessagesContentBlock;
@@ -19,6 +19,7 @@ export function fromMessagesRequest(body: MessagesRequest): ChatCompletionReques
   if (body.top_p !== undefined) request.top_p = body.top_p;
   if (body.top_k !== undefined) request.top_k = body.top_k;
   if (body.stop_sequences !== undefined && body.stop_sequences.length > 0) request.stop = body.stop_sequences;
+  if (body.thinking?.type === 'enabled') request.reasoning = { budgetTokens: body.thinking.budget_tokens };
   return request;
 }
 
@@ -51,7 +52,14 @@ function fromMessage(role: 'user' | 'assistant', content: string | Block[]): Cha
     const toolCalls: ToolCall[] = content.flatMap((block) =>
       block.type === 'tool_use' ? [{ id: block.id, type: 'function' as const, function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } }] : [],
     );
-    return [toolCalls.length > 0 ? { role, content: text || null, tool_calls: toolCalls } : { role, content: text }];
+    const reasoning = content.flatMap((block): ReasoningBlock[] =>
+      block.type === 'thinking' ? [{ type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }]
+        : block.type === 'redacted_thinking' ? [{ type: 'redacted_thinking', data: block.data }]
+        : [],
+    );
+    const message: ChatMessage = toolCalls.length > 0 ? { role, content: text || null, tool_calls: toolCalls } : { role, content: text };
+    if (reasoning.length > 0) message.reasoning = reasoning;
+    return [message];
   }
   const out: ChatMessage[] = content.flatMap((block) => (block.type === 'tool_result' ? [toolMessage(block)] : []));
   const parts = content.flatMap((block): ContentPart[] => (block.type === 'text' || block.type === 'image' || block.type === 'document' ? toParts(block) : []));
@@ -103,7 +111,7 @@ export function messageIdOf(completionId: string): string {
 }
 
 export function toMessageBody(result: ChatCompletionResult) {
-  const content: unknown[] = [];
+  const content: unknown[] = [...(result.reasoning ?? [])];
   if (result.content) content.push({ type: 'text', text: result.content });
   for (const call of result.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
   return {
@@ -146,14 +154,16 @@ const sse = (type: string, payload: string): string => `event: ${type}\ndata: ${
 
 /**
  * Turns a stream's chunks into Messages events, one chunk at a time: message_start and ping
- * first, a content block per text run and per tool call, message_delta (stop reason, usage) and
- * message_stop on the final usage chunk. Returns '' for a chunk that makes no event.
+ * first, a content block per thinking block, per text run and per tool call, message_delta (stop
+ * reason, usage) and message_stop on the final usage chunk. Returns '' for a chunk that makes no event.
  */
 export class MessagesStreamWriter {
   private block = -1;
-  private open: 'text' | 'tool' | undefined;
+  private open: 'thinking' | 'text' | 'tool' | undefined;
   /** Internal tool-call index -> content block index. */
   private readonly toolBlocks = new Map<number, number>();
+  /** Internal thinking-block index -> content block index. */
+  private readonly thinkingBlocks = new Map<number, number>();
   private stopReason = 'end_turn';
   private stopSequence: string | null = null;
 
@@ -167,7 +177,8 @@ export class MessagesStreamWriter {
   write(chunk: NormalizedChunk): string {
     if (chunk.usage) return this.finish(chunk);
     let out = '';
-    const { content, tool_calls: toolCalls } = chunk.delta;
+    const { content, tool_calls: toolCalls, reasoning } = chunk.delta;
+    if (reasoning) out += this.thinking(reasoning);
     if (content) {
       if (this.open !== 'text') out += this.openBlock('text', { type: 'text', text: '' });
       out += sse('content_block_delta', `{"type":"content_block_delta","index":${this.block},"delta":{"type":"text_delta","text":${JSON.stringify(content)}}}`);
@@ -191,6 +202,19 @@ export class MessagesStreamWriter {
     return out;
   }
 
+  /** A piece of thinking: its block's start when it is new (a redacted block whole), then its text or signature. */
+  private thinking(piece: ReasoningDelta): string {
+    let out = '';
+    if (!this.thinkingBlocks.has(piece.index)) {
+      out += this.openBlock('thinking', piece.redacted !== undefined ? { type: 'redacted_thinking', data: piece.redacted } : { type: 'thinking', thinking: '', signature: '' });
+      this.thinkingBlocks.set(piece.index, this.block);
+    }
+    const index = this.thinkingBlocks.get(piece.index)!;
+    if (piece.thinking) out += sse('content_block_delta', JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece.thinking } }));
+    if (piece.signature) out += sse('content_block_delta', JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: piece.signature } }));
+    return out;
+  }
+
   /** The `error` event for a failure after the first byte. */
   error(error: AppError): string {
     return sse('error', JSON.stringify(toAnthropicError(error).body));
@@ -203,7 +227,7 @@ export class MessagesStreamWriter {
     return this.closeBlock() + sse('message_delta', JSON.stringify({ type: 'message_delta', delta, usage: usageOut })) + sse('message_stop', '{"type":"message_stop"}');
   }
 
-  private openBlock(kind: 'text' | 'tool', contentBlock: Record<string, unknown>): string {
+  private openBlock(kind: 'thinking' | 'text' | 'tool', contentBlock: Record<string, unknown>): string {
     const closing = this.closeBlock();
     this.block += 1;
     this.open = kind;

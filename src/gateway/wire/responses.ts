@@ -28,6 +28,7 @@ export function fromResponsesRequest(body: ResponsesRequest, items: ResolvedItem
     if (body.parallel_tool_calls != null) request.parallel_tool_calls = body.parallel_tool_calls;
   }
   if (body.tool_choice !== undefined) request.tool_choice = typeof body.tool_choice === 'string' ? body.tool_choice : { type: 'function', function: { name: body.tool_choice.name } };
+  if (body.reasoning?.effort) request.reasoning = { effort: body.reasoning.effort };
   const format = body.text?.format;
   if (format?.type === 'json_schema') {
     request.response_format = { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, ...(format.strict != null ? { strict: format.strict } : {}), ...(format.description ? { description: format.description } : {}) } };
@@ -144,6 +145,7 @@ export function responseObject(
     output_text: state.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join(''),
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     previous_response_id: body.previous_response_id ?? null,
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: null },
     store: body.store ?? true,
     temperature: body.temperature ?? null,
     top_p: body.top_p ?? null,

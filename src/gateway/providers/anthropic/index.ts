@@ -1,6 +1,8 @@
 // Anthropic Messages API: system messages become the `system` field, tool calls and tool results
 // become content blocks, stop reasons and usage are mapped back, and the stream's typed events
-// (message_start, content_block_*, message_delta) are translated into OpenAI-shaped deltas.
+// (message_start, content_block_*, message_delta) are translated into OpenAI-shaped deltas. A
+// reasoning request becomes extended thinking (`thinking`, a token budget) where Anthropic takes
+// it, and the answer's thinking blocks come back as the answer's reasoning.
 import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
 import type {
   BuildRequestInput,
@@ -15,7 +17,7 @@ import type {
 } from '../types.js';
 import { UpstreamStreamError } from '../types.js';
 import { structuredFinishReason, structuredOutputTool, structuredToolChoice } from './structured-output.js';
-import { contentText, DEFAULT_TEMPERATURE, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ToolCall } from '../../types.js';
+import { contentText, DEFAULT_TEMPERATURE, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ReasoningBlock, type ReasoningEffort, type ToolCall } from '../../types.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -26,7 +28,7 @@ type DocumentBlock = { type: 'document'; source: { type: 'base64'; media_type: s
 type PartBlock = TextBlock | ImageBlock | DocumentBlock;
 /** A tool's result: its text, or text, image and document blocks (a screenshot, a PDF it read); `is_error` when the tool failed. */
 type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | PartBlock[]; is_error?: true };
-type ContentBlock = PartBlock | { type: 'tool_use'; id: string; name: string; input: unknown } | ToolResultBlock;
+type ContentBlock = PartBlock | { type: 'tool_use'; id: string; name: string; input: unknown } | ToolResultBlock | ReasoningBlock;
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -66,12 +68,17 @@ export function mapStopReason(reason: string | null | undefined): string {
   return (reason && STOP_REASONS[reason]) ?? 'stop';
 }
 
-export function toAnthropicMessages(messages: ChatMessage[]): { system: string | undefined; messages: AnthropicMessage[] } {
+/**
+ * The messages as Anthropic takes them. `thinking`: the request asks for extended thinking, so an
+ * assistant turn's thinking blocks go back with it, first, as Anthropic requires in a tool loop;
+ * without thinking they are left out.
+ */
+export function toAnthropicMessages(messages: ChatMessage[], thinking = false): { system: string | undefined; messages: AnthropicMessage[] } {
   const system = messages.filter((m) => m.role === 'system').map((m) => contentText(m.content));
   const out: AnthropicMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
-    const converted = toAnthropicMessage(message);
+    const converted = toAnthropicMessage(message, thinking);
     const previous = out[out.length - 1];
     // Anthropic wants alternating roles: consecutive same-role turns (e.g. several tool results) merge.
     if (previous && previous.role === converted.role) {
@@ -83,20 +90,22 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string |
   return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: out };
 }
 
-function toAnthropicMessage(message: ChatMessage): AnthropicMessage {
+function toAnthropicMessage(message: ChatMessage, thinking: boolean): AnthropicMessage {
   if (message.role === 'tool') {
     const content = Array.isArray(message.content) ? toBlocks(message.content) : contentText(message.content);
     const result: ToolResultBlock = { type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content };
     if (message.isError) result.is_error = true;
     return { role: 'user', content: [result] };
   }
+  const reasoning = thinking && message.role === 'assistant' ? (message.reasoning ?? []) : [];
   if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
-    const blocks: ContentBlock[] = message.content ? asBlocks(toBlocks(message.content)) : [];
+    const blocks: ContentBlock[] = [...reasoning, ...(message.content ? asBlocks(toBlocks(message.content)) : [])];
     for (const call of message.tool_calls) {
       blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
     }
     return { role: 'assistant', content: blocks };
   }
+  if (reasoning.length > 0) return { role: 'assistant', content: [...reasoning, ...(message.content ? asBlocks(toBlocks(message.content)) : [])] };
   return { role: message.role === 'assistant' ? 'assistant' : 'user', content: message.content === null ? '' : toBlocks(message.content) };
 }
 
@@ -155,20 +164,60 @@ export function toAnthropicTemperature(temperature: number | undefined): number 
   return (temperature ?? DEFAULT_TEMPERATURE) / 2;
 }
 
+/** Anthropic's least thinking budget, in tokens. */
+export const MIN_THINKING_BUDGET = 1024;
+
+/** The thinking budget an OpenAI-style effort asks for (at most half the output bound, see thinkingBudget). */
+const EFFORT_BUDGETS: Readonly<Record<ReasoningEffort, number>> = { none: 0, minimal: 1024, low: 2048, medium: 8192, high: 16_384, xhigh: 32_768 };
+
+/**
+ * The thinking budget to ask for, or undefined for no thinking: the Messages client's own budget
+ * (below the output bound), or the effort's (at most half the bound, so thinking leaves room for
+ * the answer). None where Anthropic would refuse thinking: with a forced tool (`forcedTool`: the
+ * caller's choice, or structured output's tool), in a tool loop whose last assistant turn came
+ * back without its thinking (an OpenAI-style client has no field for it), or when the budget
+ * falls below Anthropic's least.
+ */
+export function thinkingBudget(request: Pick<ChatCompletionRequest, 'reasoning' | 'messages'>, maxTokens: number, forcedTool: boolean): number | undefined {
+  const { reasoning } = request;
+  const budget = reasoning?.budgetTokens !== undefined
+    ? Math.min(reasoning.budgetTokens, maxTokens - 1)
+    : Math.min(EFFORT_BUDGETS[reasoning?.effort ?? 'none'], Math.floor(maxTokens / 2));
+  if (budget < MIN_THINKING_BUDGET || forcedTool) return undefined;
+  const lastAssistant = request.messages.findLast((message) => message.role === 'assistant');
+  if (lastAssistant?.tool_calls?.length && !lastAssistant.reasoning?.length) return undefined;
+  return budget;
+}
+
+/** Whether a tool choice makes the model call a tool (Anthropic's `any` or `tool`). */
+function forcesTool(choice: unknown): boolean {
+  const type = (choice as { type?: string } | undefined)?.type;
+  return type === 'any' || type === 'tool';
+}
+
 export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpRequest {
   const { request } = input;
-  const { system, messages } = toAnthropicMessages(request.messages);
+  const structured = structuredOutputTool(request);
+  const callerChoice = request.tools === undefined ? undefined : toAnthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
+  const toolChoice = structured ? structuredToolChoice(structured, (request.tools?.length ?? 0) > 0, callerChoice) : callerChoice;
+  const budget = request.reasoning ? thinkingBudget(request, input.maxTokens, forcesTool(toolChoice)) : undefined;
+  const { system, messages } = toAnthropicMessages(request.messages, budget !== undefined);
   const body: Record<string, unknown> = {
     model: input.upstreamModel,
     messages,
     max_tokens: input.maxTokens,
   };
   if (system !== undefined) body.system = system;
-  body.temperature = toAnthropicTemperature(request.temperature);
-  if (request.top_p !== undefined) body.top_p = request.top_p;
-  if (request.top_k !== undefined) body.top_k = request.top_k;
+  if (budget === undefined) {
+    body.temperature = toAnthropicTemperature(request.temperature);
+    if (request.top_p !== undefined) body.top_p = request.top_p;
+    if (request.top_k !== undefined) body.top_k = request.top_k;
+  } else {
+    // Thinking takes no temperature or top_k, and a top_p of 0.95 or more only.
+    body.thinking = { type: 'enabled', budget_tokens: budget };
+    if (request.top_p !== undefined && request.top_p >= 0.95) body.top_p = request.top_p;
+  }
   if (request.stop !== undefined) body.stop_sequences = request.stop;
-  const structured = structuredOutputTool(request);
   if (request.tools !== undefined || structured) {
     body.tools = [
       ...(request.tools ?? []).map((tool) => ({
@@ -179,8 +228,6 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
       ...(structured ? [structured] : []),
     ];
   }
-  const callerChoice = request.tools === undefined ? undefined : toAnthropicToolChoice(request.tool_choice, request.parallel_tool_calls);
-  const toolChoice = structured ? structuredToolChoice(structured, (request.tools?.length ?? 0) > 0, callerChoice) : callerChoice;
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   if (input.stream) body.stream = true;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
@@ -202,8 +249,11 @@ export function parseAnthropicResponse(body: unknown, request?: Pick<ChatComplet
   const structured = request && structuredOutputTool(request)?.name;
   const text: string[] = [];
   const toolCalls: ToolCall[] = [];
+  const reasoning: ReasoningBlock[] = [];
   for (const block of response.content) {
     if (block.type === 'text') text.push(block.text);
+    else if (block.type === 'thinking') reasoning.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    else if (block.type === 'redacted_thinking') reasoning.push({ type: 'redacted_thinking', data: block.data });
     else if (block.type === 'tool_use' && block.name === structured) text.push(JSON.stringify(block.input ?? {}));
     else if (block.type === 'tool_use') toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
   }
@@ -213,6 +263,7 @@ export function parseAnthropicResponse(body: unknown, request?: Pick<ChatComplet
     toolCalls,
     finishReason: structured ? structuredFinishReason(finishReason, toolCalls.length) : finishReason,
     ...(response.stop_reason === 'stop_sequence' && typeof response.stop_sequence === 'string' ? { stopSequence: response.stop_sequence } : {}),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
     usage: tokenCountsOf(response.usage),
   };
 }
@@ -221,8 +272,8 @@ interface AnthropicStreamEvent {
   type: string;
   index?: number;
   message?: { usage?: AnthropicUsage };
-  content_block?: { type: string; id?: string; name?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null; stop_sequence?: string | null };
+  content_block?: { type: string; id?: string; name?: string; thinking?: string; signature?: string; data?: string };
+  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string | null; stop_sequence?: string | null };
   usage?: AnthropicUsage;
 }
 
@@ -234,6 +285,8 @@ export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionReq
   let prompt: AnthropicUsage | undefined;
   // Anthropic numbers content blocks; OpenAI numbers tool calls: keep a block -> tool index map.
   const toolIndexByBlock = new Map<number, number>();
+  // Likewise thinking blocks, numbered among themselves (ReasoningDelta's index).
+  const reasoningIndexByBlock = new Map<number, number>();
   return {
     translate(event: SseEvent): NormalizedChunk[] {
       const parsed = JSON.parse(event.data) as AnthropicStreamEvent;
@@ -243,6 +296,14 @@ export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionReq
           return [{ delta: { role: 'assistant' }, finishReason: null }];
         case 'content_block_start': {
           const block = parsed.content_block;
+          if (block?.type === 'thinking' || block?.type === 'redacted_thinking') {
+            const index = reasoningIndexByBlock.size;
+            reasoningIndexByBlock.set(parsed.index ?? 0, index);
+            const reasoning = block.type === 'thinking'
+              ? { index, thinking: block.thinking ?? '', ...(block.signature ? { signature: block.signature } : {}) }
+              : { index, redacted: block.data ?? '' };
+            return [{ delta: { reasoning }, finishReason: null }];
+          }
           if (block?.type !== 'tool_use') return [];
           if (structured !== undefined && block.name === structured) {
             structuredBlocks.add(parsed.index ?? 0);
@@ -258,6 +319,11 @@ export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionReq
         case 'content_block_delta': {
           const delta = parsed.delta;
           if (delta?.type === 'text_delta') return [{ delta: { content: delta.text ?? '' }, finishReason: null }];
+          if (delta?.type === 'thinking_delta' || delta?.type === 'signature_delta') {
+            const index = reasoningIndexByBlock.get(parsed.index ?? 0) ?? 0;
+            const reasoning = delta.type === 'thinking_delta' ? { index, thinking: delta.thinking ?? '' } : { index, signature: delta.signature ?? '' };
+            return [{ delta: { reasoning }, finishReason: null }];
+          }
           if (delta?.type === 'input_json_delta' && structuredBlocks.has(parsed.index ?? 0)) {
             return delta.partial_json ? [{ delta: { content: delta.partial_json }, finishReason: null }] : [];
           }

@@ -1,7 +1,8 @@
 // OpenAI-compatible providers (OpenAI itself and any API speaking its chat completions format):
 // the request passes through with the upstream model and the output bound (max_tokens, or
 // max_completion_tokens where the provider is configured so); streams ask for usage
-// (stream_options.include_usage). Images and files a tool returned, which chat completions takes
+// (stream_options.include_usage); a reasoning effort the client named is `reasoning_effort`.
+// Images and files a tool returned, which chat completions takes
 // only from the user, follow the tool messages in a user message; a failed tool's result starts
 // with `Error: `.
 import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
@@ -40,6 +41,14 @@ interface OpenAiChunk {
 const hasAttachment = (message: ChatMessage): boolean => Array.isArray(message.content) && message.content.some((part) => part.type !== 'text');
 /** A tool message chat completions would not take as it is: it has images or files, or the internal error mark. */
 const needsRewrite = (message: ChatMessage): boolean => message.role === 'tool' && (message.isError === true || hasAttachment(message));
+/** An assistant turn with Anthropic's thinking blocks, which chat completions has no field for (and which only Anthropic can check). */
+const hasReasoning = (message: ChatMessage): boolean => message.reasoning !== undefined;
+
+function withoutReasoning(message: ChatMessage): ChatMessage {
+  if (!hasReasoning(message)) return message;
+  const { reasoning: _reasoning, ...rest } = message;
+  return rest;
+}
 
 /** What a tool returned besides text, as the user message that carries it says: `Images`, `Files`, `Images and files`. */
 function attachmentKinds(parts: ContentPart[]): string {
@@ -57,7 +66,7 @@ function attachmentKinds(parts: ContentPart[]): string {
  * when no tool message needs either.
  */
 export function asChatCompletionsMessages(messages: ChatMessage[]): ChatMessage[] {
-  if (!messages.some(needsRewrite)) return messages;
+  if (!messages.some(needsRewrite)) return messages.some(hasReasoning) ? messages.map(withoutReasoning) : messages;
   const out: ChatMessage[] = [];
   let attachments: ContentPart[] = [];
   for (const message of messages) {
@@ -76,7 +85,7 @@ export function asChatCompletionsMessages(messages: ChatMessage[]): ChatMessage[
       out.push({ role: 'user', content: attachments });
       attachments = [];
     }
-    out.push(message);
+    out.push(withoutReasoning(message));
   }
   if (attachments.length > 0) out.push({ role: 'user', content: attachments });
   return out;
@@ -97,6 +106,9 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
   if (request.parallel_tool_calls !== undefined && request.tools !== undefined) body.parallel_tool_calls = request.parallel_tool_calls;
   if (request.stop !== undefined) body.stop = request.stop;
   if (request.response_format !== undefined) body.response_format = request.response_format;
+  // An effort the client named goes up as it is. A Messages client's thinking budget does not: an
+  // OpenAI model that does not reason refuses the field, and the gateway cannot tell which do.
+  if (request.reasoning?.effort !== undefined) body.reasoning_effort = request.reasoning.effort;
   if (input.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

@@ -1,0 +1,155 @@
+// Reasoning through the gateway, with the official clients unchanged: the Messages API's
+// extended thinking (`thinking`, thinking blocks with their signatures, sent back in a tool loop)
+// and OpenAI's reasoning effort (chat completions' `reasoning_effort`, the Responses API's
+// `reasoning.effort`), each against an OpenAI-style and an Anthropic-style fake upstream.
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayRequestRecord } from '../../src/gateway/entities.js';
+import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { call, waitFor } from '../helpers/http.js';
+import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+let stack: Stack;
+let org: TestOrganization;
+let primary: FakeUpstream;
+let claude: FakeUpstream;
+let anthropic: Anthropic;
+let openai: OpenAI;
+
+const THINKING = { thinking: 'The user wants the weather, so call the tool.', signature: 'EqQBCkYIBRgCKkD-signature' };
+const weatherTool = { name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] } };
+
+beforeAll(async () => {
+  [primary, claude] = await Promise.all([startFakeUpstream(), startFakeUpstream()]);
+  const config = fakeGatewayConfig({ primary, anthropic: claude }) as { models: { id: string; maxOutputTokens?: number }[] };
+  // Room for a thinking budget (the fixture's models stop at 1,000 output tokens).
+  for (const model of config.models) if (model.maxOutputTokens !== undefined) model.maxOutputTokens = 32_000;
+  stack = await startStack({ worker: false, env: { GATEWAY_CONFIG: writeGatewayConfig(config) } });
+  org = await createTestOrganization(stack.runtime.orm);
+  anthropic = new Anthropic({ apiKey: org.member.key, baseURL: stack.api.url, maxRetries: 0 });
+  openai = new OpenAI({ apiKey: org.member.key, baseURL: stack.baseUrl, maxRetries: 0 });
+});
+afterEach(() => {
+  primary.reset();
+  claude.reset();
+});
+afterAll(async () => {
+  await stack?.stop();
+  await Promise.all([primary?.close(), claude?.close()]);
+});
+
+describe('extended thinking on /v1/messages', () => {
+  it('asks an Anthropic upstream to think with the budget given and answers with the signed thinking first; metered', async () => {
+    claude.enqueue({ content: 'Sunny in Oslo.', thinking: [THINKING, { redacted: 'ENCRYPTED' }], usage: { input: 20, output: 300 } });
+    const { data: message, response } = await anthropic.messages
+      .create({ model: 'fake-claude', max_tokens: 8000, thinking: { type: 'enabled', budget_tokens: 3000 }, messages: [{ role: 'user', content: 'Weather in Oslo?' }] })
+      .withResponse();
+    expect(message.content).toEqual([
+      { type: 'thinking', ...THINKING },
+      { type: 'redacted_thinking', data: 'ENCRYPTED' },
+      { type: 'text', text: 'Sunny in Oslo.' },
+    ]);
+    expect(message.usage).toMatchObject({ input_tokens: 20, output_tokens: 300 });
+    const sent = claude.requests[0]!.body;
+    expect(sent).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 3000 }, max_tokens: 8000 });
+    // Thinking takes no temperature: the gateway sends none (not its default) rather than have the upstream refuse it.
+    expect(sent).not.toHaveProperty('temperature');
+    const audit = await waitFor(
+      async () => stack.runtime.orm.em.fork().findOne(GatewayRequestRecord, { organizationId: org.id, requestId: response.headers.get('x-request-id')! }),
+      { what: 'audit record' },
+    );
+    expect(audit).toMatchObject({ outcome: 'success', inputTokens: 20, outputTokens: 300 });
+  });
+
+  it('streams the thinking (messages.stream) and takes it back unchanged in the tool loop, so the upstream can check its signature', async () => {
+    claude.enqueue({ content: '', thinking: [THINKING], toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    const params = { model: 'fake-claude', max_tokens: 8000, thinking: { type: 'enabled' as const, budget_tokens: 2048 }, tools: [weatherTool] };
+    const question = { role: 'user' as const, content: 'Weather in Oslo?' };
+    const first = await anthropic.messages.stream({ ...params, messages: [question] }).finalMessage();
+    expect(first.content).toEqual([{ type: 'thinking', ...THINKING }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }]);
+    expect(first.stop_reason).toBe('tool_use');
+
+    claude.enqueue({ content: 'Sunny.' });
+    const second = await anthropic.messages.create({
+      ...params,
+      messages: [question, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny, 21 C' }] }],
+    });
+    expect(second.content).toEqual([{ type: 'text', text: 'Sunny.' }]);
+    const sent = claude.requests[1]!.body as { thinking: unknown; messages: { role: string; content: unknown }[] };
+    expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(sent.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'thinking', ...THINKING }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] });
+  });
+
+  it('answers without thinking on an OpenAI-style upstream, and sends it neither the budget nor earlier thinking', async () => {
+    const message = await anthropic.messages.create({
+      model: 'fake-model',
+      max_tokens: 8000,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'thinking', ...THINKING }, { type: 'text', text: 'a' }] }, { role: 'user', content: 'more' }],
+    });
+    expect(message.content[0]).toMatchObject({ type: 'text' });
+    const sent = primary.requests[0]!.body;
+    expect(sent).not.toHaveProperty('reasoning_effort');
+    expect(sent).not.toHaveProperty('thinking');
+    expect(sent.messages).toEqual([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }, { role: 'user', content: 'more' }]);
+  });
+
+  it('keeps thinking a DLP mask finding touches from the upstream whole (its signature covers it), and then asks for none', async () => {
+    const masked = await createTestOrganization(stack.runtime.orm);
+    const put = await call(stack.baseUrl, 'PUT', '/dlp/policy', { key: masked.owner.key, body: { detectors: { email: 'mask' } } });
+    expect(put.status, put.text).toBe(200);
+    const client = new Anthropic({ apiKey: masked.member.key, baseURL: stack.api.url, maxRetries: 0 });
+    await client.messages.create({
+      model: 'fake-claude',
+      max_tokens: 8000,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools: [weatherTool],
+      messages: [
+        { role: 'user', content: 'Weather for ann@example.com?' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Ann is ann@example.com; look up her city.', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
+      ],
+    });
+    const sent = claude.requests[0]!.body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(sent)).not.toContain('ann@example.com');
+    expect(sent.messages[1]!.content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }]);
+    expect(sent).not.toHaveProperty('thinking');
+  });
+});
+
+describe('reasoning effort on the OpenAI routes', () => {
+  it('chat completions: sends reasoning_effort to an OpenAI-style upstream as it is', async () => {
+    await openai.chat.completions.create({ model: 'fake-model', reasoning_effort: 'low', messages: [{ role: 'user', content: 'q' }] });
+    expect(primary.requests[0]!.body).toMatchObject({ reasoning_effort: 'low' });
+  });
+
+  it('chat completions: thinks on an Anthropic-style upstream and shows the thinking as reasoning_content, plain and streamed', async () => {
+    claude.enqueue({ content: 'Sunny.', thinking: [THINKING] });
+    const completion = await openai.chat.completions.create({ model: 'fake-claude', reasoning_effort: 'medium', max_completion_tokens: 20_000, messages: [{ role: 'user', content: 'q' }] });
+    expect(completion.choices[0]!.message).toMatchObject({ content: 'Sunny.', reasoning_content: THINKING.thinking });
+    expect(claude.requests[0]!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 8192 } });
+
+    claude.enqueue({ content: 'Sunny.', thinking: [THINKING] });
+    const stream = await openai.chat.completions.create({ model: 'fake-claude', reasoning_effort: 'medium', max_completion_tokens: 20_000, stream: true, messages: [{ role: 'user', content: 'q' }] });
+    let reasoning = '';
+    let content = '';
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
+      reasoning += delta?.reasoning_content ?? '';
+      content += delta?.content ?? '';
+    }
+    expect(reasoning).toBe(THINKING.thinking);
+    expect(content).toBe('Sunny.');
+  });
+
+  it('responses: sends reasoning.effort on as reasoning_effort and echoes it in the response object; an unknown effort is a 400 naming the field', async () => {
+    const response = await openai.responses.create({ model: 'fake-model', input: 'q', reasoning: { effort: 'high', summary: 'auto' }, store: false });
+    expect(response.reasoning).toEqual({ effort: 'high', summary: null });
+    expect(primary.requests[0]!.body).toMatchObject({ reasoning_effort: 'high' });
+    const bad = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: 'q', reasoning: { effort: 'max' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ param: 'reasoning.effort' });
+  });
+});
