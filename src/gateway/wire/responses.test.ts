@@ -149,6 +149,15 @@ describe('ResponsesStreamWriter', () => {
     expect(text.endsWith(`data: ${JSON.stringify({ type: 'response.completed', response: final, sequence_number: events.length - 1 })}\n\n`)).toBe(true);
   });
 
+  it('writes nothing for thinking (no reasoning items, as OpenAI without summaries), and the answer after it as usual', () => {
+    const writer = new ResponsesStreamWriter(head, counterIds());
+    expect(writer.write({ delta: { reasoning: { index: 0, thinking: 'Weigh it.' } }, finishReason: null })).toBe('');
+    expect(writer.write({ delta: { reasoning: { index: 0, signature: 'sig' } }, finishReason: null })).toBe('');
+    const events = parse(writer.start() + writer.write({ delta: { content: 'a' }, finishReason: null }));
+    expect(events.map((e) => e.event)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta']);
+    expect(writer.final().output).toEqual([expect.objectContaining({ type: 'message', id: 'msg_1' })]);
+  });
+
   it('reports a failure as response.failed then an error event', () => {
     const writer = new ResponsesStreamWriter(head, counterIds());
     const events = parse(writer.error(new AppError('provider_error', 'cut')));
