@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countCompletionTokens, countPromptTokens, countTextTokens, promptTokenBound, type PromptInput } from './tokens.js';
+import { countCompletionTokens, countPromptTokens, countTextTokens, IMAGE_TOKEN_BOUND, promptTokenBound, type PromptInput } from './tokens.js';
 import type { ChatMessage, ToolDefinition } from './types.js';
 
 const samples = [
@@ -93,6 +93,18 @@ describe('token counts', () => {
     const bound = promptTokenBound({ messages, tools, tool_choice: 'required' });
     expect(bound).toBeGreaterThanOrEqual(await billedInputTokens({ messages, tools, tool_choice: 'required' }));
     expect(bound).toBeGreaterThan(promptTokenBound({ messages }) + (await countTextTokens(JSON.stringify(tools))));
+  });
+
+  it('counts each image at its bound, and an earlier answer\'s thinking (sent back in a tool loop) as text', async () => {
+    const text: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'Compare these.' }] };
+    const withImages: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'Compare these.' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }, { type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] };
+    const toolImage: ChatMessage = { role: 'tool', tool_call_id: 'c1', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] };
+    expect(promptTokenBound({ messages: [withImages, toolImage] }) - promptTokenBound({ messages: [text, { role: 'tool', tool_call_id: 'c1', content: [] }] })).toBe(3 * IMAGE_TOKEN_BOUND);
+    const thinking = 'A long chain of thought. '.repeat(40);
+    const turn: ChatMessage = { role: 'assistant', content: 'a', reasoning: [{ type: 'thinking', thinking, signature: 'sig' }, { type: 'redacted_thinking', data: 'opaque' }] };
+    const plain: ChatMessage = { role: 'assistant', content: 'a' };
+    expect(promptTokenBound({ messages: [turn] }) - promptTokenBound({ messages: [plain] })).toBe(Buffer.byteLength(thinking) + 'sig'.length + 'opaque'.length);
+    expect(await countPromptTokens({ messages: [turn] })).toBeGreaterThan((await countPromptTokens({ messages: [plain] })) + (await countTextTokens(thinking)) - 1);
   });
 
   it('counts text with the BPE tokenizer, plus framing per message', async () => {

@@ -4,7 +4,9 @@
 //   (message texts, names and tool-call ids, tool definitions, tool_choice) is a safe upper bound,
 //   and it costs nothing (a 100 KB prompt takes milliseconds to tokenize, and the BPE tables take
 //   ~70 MB of memory). Tool definitions are counted as their JSON text, which providers render
-//   more compactly, plus a fixed allowance for the tool-use instructions providers add.
+//   more compactly, plus a fixed allowance for the tool-use instructions providers add. An image
+//   is billed by its pixels, not its bytes: each counts a fixed allowance above what the providers
+//   bill for the largest image they take. (A PDF's pages are not counted: see docs/billing.md.)
 // - `countPromptTokens` / `countCompletionTokens`: usage when an upstream reports none, with
 //   the o200k BPE of gpt-tokenizer (pure JS), plus OpenAI's per-message framing overhead.
 //   Loaded on first use only. Records counted this way are marked estimated.
@@ -18,6 +20,12 @@ const TOKENS_PER_REPLY = 3;
  * tool-use system prompt (documented at up to 346 tokens), OpenAI's `namespace functions` framing.
  */
 export const TOOL_USE_PROMPT_TOKENS = 512;
+/**
+ * Tokens an image may cost at most: Anthropic bills about 1,600 for the largest image it takes
+ * unscaled (1.15 megapixels), OpenAI's high detail up to ~1,100 (gpt-4o's tiles) or ~2,500
+ * (gpt-4.1-mini's patches).
+ */
+export const IMAGE_TOKEN_BOUND = 2_600;
 
 /** What a call sends as input: the messages plus the tools offered and the tool choice. */
 export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
@@ -38,6 +46,8 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
     if (message.name) texts.push(message.name);
     if (message.tool_call_id) texts.push(message.tool_call_id);
     for (const call of message.tool_calls ?? []) texts.push(call.id + call.function.name + call.function.arguments);
+    // An earlier answer's thinking, which goes back to an Anthropic upstream in a tool loop.
+    for (const block of message.reasoning ?? []) texts.push(block.type === 'thinking' ? block.thinking + block.signature : block.data);
   }
   if (input.tools && input.tools.length > 0) texts.push(JSON.stringify(input.tools));
   if (input.tool_choice !== undefined) texts.push(JSON.stringify(input.tool_choice));
@@ -53,7 +63,17 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
 export function promptTokenBound(input: PromptInput): number {
   const { framed, texts } = promptTexts(input);
   const toolUse = input.tools && input.tools.length > 0 ? TOOL_USE_PROMPT_TOKENS : 0;
-  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse);
+  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + imagesIn(input) * IMAGE_TOKEN_BOUND);
+}
+
+/** How many images the input holds (in user messages and tool results). */
+function imagesIn(input: PromptInput): number {
+  let images = 0;
+  for (const message of input.messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) if (part.type === 'image_url') images += 1;
+  }
+  return images;
 }
 
 export async function countTextTokens(text: string): Promise<number> {
