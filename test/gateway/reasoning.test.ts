@@ -144,6 +144,22 @@ describe('reasoning effort on the OpenAI routes', () => {
     expect(content).toBe('Sunny.');
   });
 
+  it('chat completions: shows the reasoning an OpenAI-compatible server returns (reasoning_content), plain and streamed; Messages as an unsigned thinking block', async () => {
+    primary.enqueue({ content: 'Paris.', thinking: [{ thinking: 'The capital of France is Paris.', signature: '' }] });
+    const completion = await openai.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'Capital of France?' }] });
+    expect(completion.choices[0]!.message).toMatchObject({ content: 'Paris.', reasoning_content: 'The capital of France is Paris.' });
+
+    primary.enqueue({ content: 'Paris.', thinking: [{ thinking: 'The capital of France is Paris.', signature: '' }] });
+    const stream = await openai.chat.completions.create({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'Capital of France?' }] });
+    let reasoning = '';
+    for await (const chunk of stream) reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+    expect(reasoning).toBe('The capital of France is Paris.');
+
+    primary.enqueue({ content: 'Paris.', thinking: [{ thinking: 'The capital of France is Paris.', signature: '' }] });
+    const message = await anthropic.messages.create({ model: 'fake-model', max_tokens: 100, messages: [{ role: 'user', content: 'Capital of France?' }] });
+    expect(message.content).toEqual([{ type: 'thinking', thinking: 'The capital of France is Paris.', signature: '' }, { type: 'text', text: 'Paris.' }]);
+  });
+
   it('responses: sends reasoning.effort on as reasoning_effort and echoes it in the response object; an unknown effort is a 400 naming the field', async () => {
     const response = await openai.responses.create({ model: 'fake-model', input: 'q', reasoning: { effort: 'high', summary: 'auto' }, store: false });
     expect(response.reasoning).toEqual({ effort: 'high', summary: null });

@@ -400,3 +400,34 @@ describe('reasoning: effort and extended thinking', () => {
     expect(rewritten[1]).not.toHaveProperty('reasoning');
   });
 });
+
+describe('reasoning an OpenAI-compatible server shows', () => {
+  it('reads reasoning_content (DeepSeek, vLLM) or reasoning (OpenRouter) as one unsigned thinking block, whole and streamed', () => {
+    const answer = (message: Record<string, unknown>) => parseOpenAiResponse({ choices: [{ message: { content: 'Paris.', ...message }, finish_reason: 'stop' }] });
+    expect(answer({ reasoning_content: 'The capital is Paris.' }).reasoning).toEqual([{ type: 'thinking', thinking: 'The capital is Paris.', signature: '' }]);
+    expect(answer({ reasoning: 'Capital: Paris.' }).reasoning).toEqual([{ type: 'thinking', thinking: 'Capital: Paris.', signature: '' }]);
+    expect(answer({ reasoning_content: null })).not.toHaveProperty('reasoning');
+    expect(answer({ reasoning: { effort: 'low' } })).not.toHaveProperty('reasoning');
+    const t = createOpenAiStreamTranslator();
+    expect(t.translate({ data: JSON.stringify({ choices: [{ delta: { reasoning_content: 'The capital' }, finish_reason: null }] }) })).toEqual([
+      { delta: { reasoning: { index: 0, thinking: 'The capital' } }, finishReason: null },
+    ]);
+    expect(t.translate({ data: JSON.stringify({ choices: [{ delta: { content: 'Paris.' }, finish_reason: null }] }) })).toEqual([{ delta: { content: 'Paris.' }, finishReason: null }]);
+  });
+
+  it('never sends unsigned thinking to Anthropic, which could not check it: a tool loop with only that thinks no more', () => {
+    const unsigned = { type: 'thinking' as const, thinking: 'shown by another server', signature: '' };
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'tu1', type: 'function', function: { name: 'f', arguments: '{}' } }], reasoning: [unsigned] },
+      { role: 'tool', tool_call_id: 'tu1', content: 'r' },
+    ];
+    const body = JSON.parse(buildAnthropicRequest({ request: { model: 'm', messages, reasoning: { budgetTokens: 2048 } }, upstreamModel: 'c', maxTokens: 8000, apiKey: undefined, stream: false }).body);
+    expect(body).not.toHaveProperty('thinking');
+    expect(JSON.stringify(body)).not.toContain('shown by another server');
+    const answered: ChatMessage[] = [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a', reasoning: [unsigned] }, { role: 'user', content: 'more' }];
+    const thinking = JSON.parse(buildAnthropicRequest({ request: { model: 'm', messages: answered, reasoning: { budgetTokens: 2048 } }, upstreamModel: 'c', maxTokens: 8000, apiKey: undefined, stream: false }).body);
+    expect(thinking.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(thinking.messages[1]).toEqual({ role: 'assistant', content: 'a' });
+  });
+});

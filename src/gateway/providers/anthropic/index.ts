@@ -97,7 +97,7 @@ function toAnthropicMessage(message: ChatMessage, thinking: boolean): AnthropicM
     if (message.isError) result.is_error = true;
     return { role: 'user', content: [result] };
   }
-  const reasoning = thinking && message.role === 'assistant' ? (message.reasoning ?? []) : [];
+  const reasoning = thinking && message.role === 'assistant' ? (message.reasoning ?? []).filter(isSigned) : [];
   if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
     const blocks: ContentBlock[] = [...reasoning, ...(message.content ? asBlocks(toBlocks(message.content)) : [])];
     for (const call of message.tool_calls) {
@@ -185,8 +185,16 @@ export function thinkingBudget(request: Pick<ChatCompletionRequest, 'reasoning' 
     : Math.min(EFFORT_BUDGETS[reasoning?.effort ?? 'none'], Math.floor(maxTokens / 2));
   if (budget < MIN_THINKING_BUDGET || forcedTool) return undefined;
   const lastAssistant = request.messages.findLast((message) => message.role === 'assistant');
-  if (lastAssistant?.tool_calls?.length && !lastAssistant.reasoning?.length) return undefined;
+  if (lastAssistant?.tool_calls?.length && !lastAssistant.reasoning?.some(isSigned)) return undefined;
   return budget;
+}
+
+/**
+ * Thinking Anthropic can check: a signed thinking block or a redacted one. The reasoning an
+ * OpenAI-compatible server showed comes unsigned, and Anthropic would refuse it.
+ */
+function isSigned(block: ReasoningBlock): boolean {
+  return block.type === 'redacted_thinking' || block.signature.length > 0;
 }
 
 /** Whether a tool choice makes the model call a tool (Anthropic's `any` or `tool`). */

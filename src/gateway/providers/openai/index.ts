@@ -27,13 +27,22 @@ interface OpenAiUsage {
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
 }
 
+/**
+ * What OpenAI-compatible servers that show a model's reasoning put beside the content: DeepSeek and
+ * vLLM `reasoning_content`, OpenRouter and others `reasoning`. OpenAI itself sends neither.
+ */
+interface ShownReasoning {
+  reasoning_content?: string | null;
+  reasoning?: unknown;
+}
+
 interface OpenAiResponse {
-  choices?: { message?: { content?: string | null; tool_calls?: ToolCall[] }; finish_reason?: string | null }[];
+  choices?: { message?: { content?: string | null; tool_calls?: ToolCall[] } & ShownReasoning; finish_reason?: string | null }[];
   usage?: OpenAiUsage | null;
 }
 
 interface OpenAiChunk {
-  choices?: { delta?: { role?: string; content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[];
+  choices?: { delta?: { role?: string; content?: string | null; tool_calls?: ToolCallDelta[] } & ShownReasoning; finish_reason?: string | null }[];
   usage?: OpenAiUsage | null;
   error?: { message?: string };
 }
@@ -122,12 +131,23 @@ export function parseOpenAiResponse(body: unknown): NormalizedCompletion {
   const response = body as OpenAiResponse;
   const choice = response.choices?.[0];
   if (!choice) throw new UpstreamStreamError('upstream response has no choices');
+  const reasoning = shownReasoning(choice.message);
   return {
     content: choice.message?.content ?? null,
     toolCalls: choice.message?.tool_calls ?? [],
     finishReason: choice.finish_reason ?? 'stop',
+    ...(reasoning ? { reasoning: [{ type: 'thinking' as const, thinking: reasoning, signature: '' }] } : {}),
     usage: toTokenCounts(response.usage),
   };
+}
+
+/**
+ * The reasoning text an OpenAI-compatible server showed, if any: one unsigned thinking block
+ * (shown to clients; never sent back upstream as thinking, since no upstream can check it).
+ */
+function shownReasoning(message: ShownReasoning | undefined): string | undefined {
+  const text = message?.reasoning_content ?? message?.reasoning;
+  return typeof text === 'string' && text.length > 0 ? text : undefined;
 }
 
 export function createOpenAiStreamTranslator(): StreamTranslator {
@@ -142,6 +162,8 @@ export function createOpenAiStreamTranslator(): StreamTranslator {
         const normalized: NormalizedChunk = { delta: {}, finishReason: choice.finish_reason ?? null };
         if (delta.role === 'assistant') normalized.delta.role = 'assistant';
         if (typeof delta.content === 'string') normalized.delta.content = delta.content;
+        const reasoning = shownReasoning(delta);
+        if (reasoning) normalized.delta.reasoning = { index: 0, thinking: reasoning };
         if (delta.tool_calls) normalized.delta.tool_calls = delta.tool_calls;
         out.push(normalized);
       }
