@@ -104,7 +104,7 @@ export class StreamCapture {
 }
 
 /** Adds a streamed piece of thinking to the blocks so far (a new index starts a block). */
-export function mergeReasoning(blocks: ReasoningBlock[], delta: ReasoningDelta): void {
+function mergeReasoning(blocks: ReasoningBlock[], delta: ReasoningDelta): void {
   const block = (blocks[delta.index] ??= delta.redacted !== undefined ? { type: 'redacted_thinking', data: '' } : { type: 'thinking', thinking: '', signature: '' });
   if (block.type === 'redacted_thinking') {
     block.data += delta.redacted ?? '';
@@ -115,7 +115,7 @@ export function mergeReasoning(blocks: ReasoningBlock[], delta: ReasoningDelta):
 }
 
 /** A block of thinking as the one delta that carries it whole. */
-export function reasoningDelta(block: ReasoningBlock, index: number): ReasoningDelta {
+function reasoningDelta(block: ReasoningBlock, index: number): ReasoningDelta {
   return block.type === 'thinking' ? { index, thinking: block.thinking, signature: block.signature } : { index, redacted: block.data };
 }
 

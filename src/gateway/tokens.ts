@@ -38,11 +38,13 @@ function loadTokenizer(): Promise<CountTokens> {
   return tokenizer;
 }
 
-/** The texts of the input, and the tokens of framing around them. */
-function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
+/** The texts of the input, the tokens of framing around them, and how many images it holds (user messages and tool results). */
+function promptTexts(input: PromptInput): { framed: number; texts: string[]; images: number } {
   const texts: string[] = [];
+  let images = 0;
   for (const message of input.messages) {
     if (message.content) texts.push(contentText(message.content));
+    if (Array.isArray(message.content)) for (const part of message.content) if (part.type === 'image_url') images += 1;
     if (message.name) texts.push(message.name);
     if (message.tool_call_id) texts.push(message.tool_call_id);
     for (const call of message.tool_calls ?? []) texts.push(call.id + call.function.name + call.function.arguments);
@@ -52,7 +54,7 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
   if (input.tools && input.tools.length > 0) texts.push(JSON.stringify(input.tools));
   if (input.tool_choice !== undefined) texts.push(JSON.stringify(input.tool_choice));
   if (input.response_format !== undefined) texts.push(JSON.stringify(input.response_format));
-  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts };
+  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts, images };
 }
 
 /**
@@ -61,19 +63,9 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[] } {
  * counted here, or the budget reservation can fall short of the real cost).
  */
 export function promptTokenBound(input: PromptInput): number {
-  const { framed, texts } = promptTexts(input);
+  const { framed, texts, images } = promptTexts(input);
   const toolUse = input.tools && input.tools.length > 0 ? TOOL_USE_PROMPT_TOKENS : 0;
-  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + imagesIn(input) * IMAGE_TOKEN_BOUND);
-}
-
-/** How many images the input holds (in user messages and tool results). */
-function imagesIn(input: PromptInput): number {
-  let images = 0;
-  for (const message of input.messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const part of message.content) if (part.type === 'image_url') images += 1;
-  }
-  return images;
+  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + images * IMAGE_TOKEN_BOUND);
 }
 
 export async function countTextTokens(text: string): Promise<number> {

@@ -50,7 +50,7 @@ interface OpenAiChunk {
 const hasAttachment = (message: ChatMessage): boolean => Array.isArray(message.content) && message.content.some((part) => part.type !== 'text');
 /** A tool message chat completions would not take as it is: it has images or files, or the internal error mark. */
 const needsRewrite = (message: ChatMessage): boolean => message.role === 'tool' && (message.isError === true || hasAttachment(message));
-/** An assistant turn with Anthropic's thinking blocks, which chat completions has no field for (and which only Anthropic can check). */
+/** An assistant turn with thinking blocks, which chat completions has no field for. */
 const hasReasoning = (message: ChatMessage): boolean => message.reasoning !== undefined;
 
 function withoutReasoning(message: ChatMessage): ChatMessage {
@@ -71,11 +71,11 @@ function attachmentKinds(parts: ContentPart[]): string {
  * and files of tool results (the internal request keeps them in the tool message, as the Messages
  * and Responses APIs send them) move to a user message right after that turn's tool messages,
  * each introduced by the call it came from. A failed tool's result (`isError`, which chat
- * completions has no field for) says so first: `Error: ` and its text. The messages themselves
- * when no tool message needs either.
+ * completions has no field for) says so first: `Error: ` and its text. An assistant turn's
+ * thinking blocks are left out. The messages themselves when none needs any of this.
  */
 export function asChatCompletionsMessages(messages: ChatMessage[]): ChatMessage[] {
-  if (!messages.some(needsRewrite)) return messages.some(hasReasoning) ? messages.map(withoutReasoning) : messages;
+  if (!messages.some((message) => needsRewrite(message) || hasReasoning(message))) return messages;
   const out: ChatMessage[] = [];
   let attachments: ContentPart[] = [];
   for (const message of messages) {
