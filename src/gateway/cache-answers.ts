@@ -5,6 +5,7 @@
 import type { Clock } from '../clock.js';
 import { cacheKey, effectiveMaxAge, type CacheDirective, type CachedAnswer, type CacheOutcome, type ResponseCache } from './cache.js';
 import type { NormalizedChunk, ReasoningDelta, ToolCallDelta } from './providers/types.js';
+import { mergeReasoning } from './reasoning.js';
 import type { RouteTarget } from './router.js';
 import type { ChatCompletionRequest, ChatCompletionResult, ReasoningBlock, ToolCall } from './types.js';
 
@@ -101,17 +102,6 @@ export class StreamCapture {
     if (delta.function?.name) call.function.name += delta.function.name;
     if (delta.function?.arguments) call.function.arguments += delta.function.arguments;
   }
-}
-
-/** Adds a streamed piece of thinking to the blocks so far (a new index starts a block). */
-function mergeReasoning(blocks: ReasoningBlock[], delta: ReasoningDelta): void {
-  const block = (blocks[delta.index] ??= delta.redacted !== undefined ? { type: 'redacted_thinking', data: '' } : { type: 'thinking', thinking: '', signature: '' });
-  if (block.type === 'redacted_thinking') {
-    block.data += delta.redacted ?? '';
-    return;
-  }
-  if (delta.thinking) block.thinking += delta.thinking;
-  if (delta.signature) block.signature += delta.signature;
 }
 
 /** A block of thinking as the one delta that carries it whole. */

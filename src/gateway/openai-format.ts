@@ -34,10 +34,18 @@ function reasoningContent(result: ChatCompletionResult): { reasoning_content?: s
   return text ? { reasoning_content: text } : {};
 }
 
-/** OpenAI's usage object; a prompt-cache read the upstream reported is `prompt_tokens_details.cached_tokens`. */
+/**
+ * OpenAI's usage object; a prompt-cache read the upstream reported is
+ * `prompt_tokens_details.cached_tokens`, its reasoning tokens `completion_tokens_details.reasoning_tokens`.
+ */
 function usageBody(usage: TokenCounts) {
-  const counts = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
-  return usage.cacheReadTokens === undefined ? counts : { ...counts, prompt_tokens_details: { cached_tokens: usage.cacheReadTokens } };
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    ...(usage.cacheReadTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cacheReadTokens } }),
+    ...(usage.reasoningTokens === undefined ? {} : { completion_tokens_details: { reasoning_tokens: usage.reasoningTokens } }),
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import { GroupCommit } from '../db/group-commit.js';
 import { runPrepared } from '../db/prepared.js';
 import { badRequest, notFound } from '../errors.js';
 import { StoredResponse, StoredResponseItem } from './responses.entities.js';
-import { inputItemPrefix, inputItems, listedInputItem, type OutputItem, type ResolvedItem, type ResponseIds, type ResponseObject } from './wire/responses.js';
+import { inputItemPrefix, inputItems, listedInputItem, type ItemPrefix, type OutputItem, type ResolvedItem, type ResponseIds, type ResponseObject } from './wire/responses.js';
 import type { InputItemsQuery, ResponsesRequest } from './wire/responses.schemas.js';
 
 export interface ResponsesStoreDeps {
@@ -29,7 +29,7 @@ interface StoredPayload {
 /**
  * The ids of one new response in OpenAI's style: `resp_` and 32 random hex digits (122 random
  * bits, from randomUUID, which draws on a buffer of entropy), and for its items (`msg_`, `fc_`,
- * `fco_`) the same 32 digits and a 4-digit counter. An item id so names the response that keeps
+ * `fco_`, `rs_`) the same 32 digits and a 4-digit counter. An item id so names the response that keeps
  * it: an `item_reference` reads that one response row, and a response is one row, not one per item.
  */
 export class ResponseIdSequence implements ResponseIds {
@@ -41,12 +41,12 @@ export class ResponseIdSequence implements ResponseIds {
     this.response = `resp_${this.hex}`;
   }
 
-  item(prefix: 'msg' | 'fc' | 'fco'): string {
+  item(prefix: ItemPrefix): string {
     return `${prefix}_${this.hex}${(this.next++).toString(16).padStart(4, '0')}`;
   }
 }
 
-const ITEM_ID = /^(?:msg|fc|fco)_([0-9a-f]{32})[0-9a-f]{4,}$/;
+const ITEM_ID = /^(?:msg|fc|fco|rs)_([0-9a-f]{32})[0-9a-f]{4,}$/;
 
 /** The response an item id was made for, or undefined for an id of another shape (a client's own, or one stored before). */
 export function responseIdOfItem(itemId: string): string | undefined {
@@ -258,6 +258,7 @@ export class ResponsesStore {
 
 /** An output item as the input item a later call would send for it. */
 function asInputItem(item: OutputItem): ResolvedItem {
+  if (item.type === 'reasoning') return { type: 'reasoning', id: item.id, summary: item.summary, content: item.content, encrypted_content: item.encrypted_content };
   if (item.type === 'function_call') return { type: 'function_call', id: item.id, call_id: item.call_id, name: item.name, arguments: item.arguments };
   return { type: 'message', id: item.id, role: 'assistant', content: item.content.map((part) => ({ type: 'output_text' as const, text: part.text })) };
 }

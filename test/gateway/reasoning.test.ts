@@ -125,6 +125,26 @@ describe('reasoning effort on the OpenAI routes', () => {
     expect(primary.requests[0]!.body).toMatchObject({ reasoning_effort: 'low' });
   });
 
+  it('reports the reasoning tokens an OpenAI-style upstream counts: chat completions completion_tokens_details, Responses output_tokens_details, plain and streamed', async () => {
+    const usage = { input: 12, output: 90, reasoning: 64 };
+    primary.enqueue({ content: 'Paris.', usage });
+    const completion = await openai.chat.completions.create({ model: 'fake-model', reasoning_effort: 'high', messages: [{ role: 'user', content: 'q' }] });
+    expect(completion.usage).toMatchObject({ completion_tokens: 90, completion_tokens_details: { reasoning_tokens: 64 } });
+
+    primary.enqueue({ content: 'Paris.', usage });
+    const stream = await openai.chat.completions.create({ model: 'fake-model', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'q' }] });
+    let streamedUsage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) streamedUsage = chunk.usage ?? streamedUsage;
+    expect(streamedUsage).toMatchObject({ completion_tokens_details: { reasoning_tokens: 64 } });
+
+    primary.enqueue({ content: 'Paris.', usage });
+    const response = await openai.responses.create({ model: 'fake-model', input: 'q', store: false });
+    expect(response.usage).toMatchObject({ output_tokens: 90, output_tokens_details: { reasoning_tokens: 64 } });
+    primary.enqueue({ content: 'Paris.', usage });
+    const streamed = await openai.responses.stream({ model: 'fake-model', input: 'q', store: false }).finalResponse();
+    expect(streamed.usage).toMatchObject({ output_tokens_details: { reasoning_tokens: 64 } });
+  });
+
   it('chat completions: thinks on an Anthropic-style upstream and shows the thinking as reasoning_content, plain and streamed', async () => {
     claude.enqueue({ content: 'Sunny.', thinking: [THINKING] });
     const completion = await openai.chat.completions.create({ model: 'fake-claude', reasoning_effort: 'medium', max_completion_tokens: 20_000, messages: [{ role: 'user', content: 'q' }] });
@@ -158,6 +178,75 @@ describe('reasoning effort on the OpenAI routes', () => {
     primary.enqueue({ content: 'Paris.', thinking: [{ thinking: 'The capital of France is Paris.', signature: '' }] });
     const message = await anthropic.messages.create({ model: 'fake-model', max_tokens: 100, messages: [{ role: 'user', content: 'Capital of France?' }] });
     expect(message.content).toEqual([{ type: 'thinking', thinking: 'The capital of France is Paris.', signature: '' }, { type: 'text', text: 'Paris.' }]);
+  });
+
+  it('responses: shows an Anthropic upstream\'s thinking as a reasoning item, and takes it back sealed in a stateless tool loop so the upstream thinks on', async () => {
+    claude.enqueue({ content: '', thinking: [THINKING], toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    const tools = [{ type: 'function' as const, name: 'get_weather', description: 'Weather of a city', parameters: weatherTool.input_schema, strict: false }];
+    const question = { role: 'user' as const, content: 'Weather in Oslo?' };
+    const params = { model: 'fake-claude', reasoning: { effort: 'low' as const }, max_output_tokens: 20_000, tools, store: false };
+    const first = await openai.responses.create({ ...params, input: [question] });
+    expect(first.output.map((item) => item.type)).toEqual(['reasoning', 'function_call']);
+    expect(first.output[0]).toMatchObject({ type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: THINKING.thinking }], encrypted_content: expect.any(String) });
+    expect(claude.requests[0]!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 } });
+
+    // The client sends the answer's items back as they came, with the tool's output.
+    claude.enqueue({ content: 'Sunny.' });
+    const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
+    const second = await openai.responses.create({ ...params, input: [question, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: 'sunny, 21 C' }] });
+    expect(second.output_text).toBe('Sunny.');
+    const sent = claude.requests[1]!.body as { thinking: unknown; messages: { role: string; content: unknown }[] };
+    expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(sent.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'thinking', ...THINKING }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] });
+  });
+
+  it('responses: streams the reasoning item (responses.stream) and keeps it with a stored response, so previous_response_id thinks on too', async () => {
+    claude.enqueue({ content: '', thinking: [THINKING], toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    const tools = [{ type: 'function' as const, name: 'get_weather', parameters: weatherTool.input_schema, strict: false }];
+    const params = { model: 'fake-claude', reasoning: { effort: 'low' as const }, max_output_tokens: 20_000, tools };
+    const stream = openai.responses.stream({ ...params, input: 'Weather in Oslo?' });
+    let streamed = '';
+    stream.on('response.reasoning_text.delta', (event) => {
+      streamed += event.delta;
+    });
+    const first = await stream.finalResponse();
+    expect(streamed).toBe(THINKING.thinking);
+    expect(first.output[0]).toMatchObject({ type: 'reasoning', status: 'completed', content: [{ type: 'reasoning_text', text: THINKING.thinking }], encrypted_content: expect.any(String) });
+    // As stored: retrieve answers the same reasoning item (the SDK adds parsed_arguments to the streamed function call).
+    expect((await openai.responses.retrieve(first.id)).output[0]).toEqual(first.output[0]);
+
+    claude.enqueue({ content: 'Sunny.' });
+    const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
+    const second = await openai.responses.create({ ...params, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'sunny' }] });
+    const sent = claude.requests[1]!.body as { thinking: unknown; messages: { role: string; content: unknown }[] };
+    expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(sent.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'thinking', ...THINKING }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] });
+    // The conversation lists the reasoning item under its id, and an item_reference to it resolves.
+    const listed = await openai.responses.inputItems.list(second.id, { order: 'asc' });
+    expect(listed.data.find((item) => item.type === 'reasoning')).toMatchObject({ id: first.output[0]!.id, content: [{ type: 'reasoning_text', text: THINKING.thinking }] });
+    claude.enqueue({ content: 'Sunny.' });
+    await openai.responses.create({
+      ...params,
+      input: [{ role: 'user', content: 'Weather in Oslo?' }, { type: 'item_reference', id: first.output[0]!.id! }, { type: 'item_reference', id: call.id! }, { type: 'function_call_output', call_id: call.call_id, output: 'sunny' }],
+    });
+    expect((claude.requests[2]!.body as { messages: unknown[] }).messages[1]).toEqual(sent.messages[1]);
+  });
+
+  it('responses: takes back reasoning items OpenAI made (its own encrypted_content) without sending them anywhere', async () => {
+    const response = await openai.responses.create({
+      model: 'fake-claude',
+      store: false,
+      input: [
+        { role: 'user', content: 'q' },
+        { type: 'reasoning', id: 'rs_openai', summary: [{ type: 'summary_text', text: 'Thought about it.' }], encrypted_content: 'gAAAAABo-opaque' },
+        { type: 'message', id: 'msg_openai', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'a', annotations: [] }] },
+        { role: 'user', content: 'more' },
+      ],
+    });
+    expect(response.status).toBe('completed');
+    const sent = JSON.stringify(claude.requests[0]!.body);
+    expect(sent).not.toContain('gAAAAABo-opaque');
+    expect(sent).not.toContain('Thought about it.');
   });
 
   it('responses: sends reasoning.effort on as reasoning_effort and echoes it in the response object; an unknown effort is a 400 naming the field', async () => {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { chatCompletionRequestSchema } from '../../src/gateway/chat.schemas.js';
 import { CHAT_REQUEST_FIELDS, EMBEDDING_REQUEST_FIELDS, MESSAGES_REQUEST_FIELDS, RESPONSES_REQUEST_FIELDS, type FieldTreatment } from '../../src/gateway/dlp/fields.js';
 import { embeddingRequestSchema } from '../../src/gateway/embeddings.schemas.js';
+import { sealReasoning } from '../../src/gateway/reasoning.js';
 import { messagesRequestSchema } from '../../src/gateway/wire/messages.schemas.js';
 import { responsesRequestSchema } from '../../src/gateway/wire/responses.schemas.js';
 import { FAKE_EMBEDDING_MODEL, fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
@@ -134,7 +135,12 @@ function setPath(target: Json, path: string, value: unknown): boolean {
 }
 
 const scanned = (fields: Readonly<Record<string, FieldTreatment>>, kinds: FieldTreatment[]) => Object.entries(fields).filter(([, kind]) => kinds.includes(kind)).map(([path]) => path);
-const valueFor = (kind: FieldTreatment) => (kind === 'url' ? `https://images.example.test/${SECRET}.png` : kind === 'json' ? { leaked: SECRET } : SECRET);
+const valueFor = (kind: FieldTreatment, path = '') =>
+  kind === 'url' ? `https://images.example.test/${SECRET}.png`
+    : kind === 'json' ? { leaked: SECRET }
+    // The Responses API's signed thinking travels sealed (as an answer gave it): the secret inside.
+    : path === 'input[].encrypted_content' ? sealReasoning([{ type: 'thinking', thinking: SECRET, signature: 'sig' }])
+    : SECRET;
 
 /** A Responses request with every field present. */
 const fullResponsesRequest = (model: string): Json => ({
@@ -147,6 +153,7 @@ const fullResponsesRequest = (model: string): Json => ({
       { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0xLjQ=', filename: 'report.pdf' },
     ] },
     { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.' }, { type: 'refusal', refusal: 'Not that.' }] },
+    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Weighed it.' }], content: [{ type: 'reasoning_text', text: 'Considering.' }], encrypted_content: sealReasoning([{ type: 'thinking', thinking: 'Considering.', signature: 'sig' }]) },
     { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
     { type: 'function_call_output', id: 'fco_1', call_id: 'call_1', output: 'result' },
     { type: 'function_call', id: 'fc_2', call_id: 'call_2', name: 'lookup', arguments: '{"q":"y"}' },
@@ -235,7 +242,7 @@ describe('a secret in any listed field of a real request is blocked', () => {
     openai.reset();
     anthropic.reset();
     const body = template(model);
-    expect(setPath(body, field, valueFor(fields[field]!)), `the template has ${field}`).toBe(true);
+    expect(setPath(body, field, valueFor(fields[field]!, field)), `the template has ${field}`).toBe(true);
     const res = await call<any>(stack.baseUrl, 'POST', path, { key: org.member.key, body });
     expect(res.status, res.text).toBe(403);
     // OpenAI-shaped on /v1/responses, Anthropic-shaped on /v1/messages; either way the detector is named, never the match.
@@ -303,7 +310,7 @@ describe('a secret in any listed field of a real request is blocked', () => {
     'Responses input_file': (model) => {
       const body = fullResponsesRequest(model);
       body.input[0].content[2].file_data = `data:application/pdf;base64,${PDF}`;
-      body.input[5].output[2].file_data = `data:application/pdf;base64,${PDF}`;
+      body.input[6].output[2].file_data = `data:application/pdf;base64,${PDF}`;
       return { path: '/responses', body };
     },
     'Messages document': (model) => {

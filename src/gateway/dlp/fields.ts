@@ -58,6 +58,11 @@ export const RESPONSES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> 
   'input[].content': 'text',
   'input[].content[].text': 'text',
   'input[].content[].refusal': 'text',
+  // A reasoning item: its signed thinking (this gateway's encrypted_content) goes back to an
+  // Anthropic upstream when the request thinks; its summary never goes anywhere, nor does the text
+  // of its content parts (which share the path of a message's, scanned as text).
+  'input[].encrypted_content': 'signed',
+  'input[].summary[].text': 'ignored',
   'input[].content[].image_url': 'url',
   'input[].content[].file_data': 'file',
   'input[].content[].filename': 'text',

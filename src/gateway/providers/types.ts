@@ -11,6 +11,8 @@ export interface TokenCounts {
   cacheReadTokens?: number;
   /** Of inputTokens, written to the upstream's prompt cache (Anthropic's cache_creation_input_tokens), when it says. */
   cacheWriteTokens?: number;
+  /** Of outputTokens, spent reasoning (OpenAI's completion_tokens_details.reasoning_tokens), when the upstream says. */
+  reasoningTokens?: number;
 }
 
 /** The upstream's answer, normalized. `usage` is null when the upstream reported none. */

@@ -3,6 +3,7 @@
 // `user`, `service_tier`, `prompt_cache_key`...) are accepted and ignored.
 import { z } from 'zod';
 import { jsonSchemaFormatFields, pdfDataUrl, reasoningEffortSchema, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
+import { unsealReasoning } from '../reasoning.js';
 import { parseWith } from './messages.schemas.js';
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string({ error: 'text must be a string' }) });
@@ -52,11 +53,28 @@ const functionCallOutputItem = z.object({
   }),
 });
 
+/**
+ * A reasoning item of an earlier answer, sent back as the answer gave it. Its `encrypted_content`
+ * carries the signed thinking an Anthropic upstream checks (this gateway's own: reasoning.ts); one
+ * another server made (OpenAI's) is accepted and not sent on, as is the item's text.
+ */
+const reasoningItem = z.object({
+  type: z.literal('reasoning'),
+  id: z.string().optional(),
+  summary: z.array(z.object({ type: z.literal('summary_text'), text: z.string({ error: 'text must be a string' }) }), { error: 'summary must be an array of summary_text parts' }).optional(),
+  content: z.array(z.object({ type: z.literal('reasoning_text'), text: z.string({ error: 'text must be a string' }) }), { error: 'content must be an array of reasoning_text parts' }).nullable().optional(),
+  encrypted_content: z
+    .string({ error: 'encrypted_content must be a string' })
+    .refine((sealed) => unsealReasoning(sealed) !== undefined, 'encrypted_content is not the reasoning of an answer of this gateway')
+    .nullable()
+    .optional(),
+});
+
 const itemReference = z.object({ type: z.literal('item_reference'), id: z.string({ error: 'id is required' }).min(1, 'id is required') });
 
 /** Items as the API takes them: a message without `type` is a message. */
-const inputItem = z.union([messageItem, functionCallItem, functionCallOutputItem, itemReference], {
-  error: 'input item type must be one of message, function_call, function_call_output, item_reference',
+const inputItem = z.union([messageItem, functionCallItem, functionCallOutputItem, reasoningItem, itemReference], {
+  error: 'input item type must be one of message, function_call, function_call_output, reasoning, item_reference',
 });
 
 const functionTool = z.object({
@@ -88,7 +106,7 @@ export const responsesRequestSchema = z.object({
     })
     .optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
-  /** `effort` as chat completions' reasoning_effort; `summary` is accepted (the gateway returns no reasoning items). */
+  /** `effort` as chat completions' reasoning_effort; `summary` is accepted (reasoning items carry the thinking as `content`, no summary). */
   reasoning: z.object({ effort: reasoningEffortSchema('reasoning.effort').nullable().optional() }, { error: 'reasoning must be an object' }).nullable().optional(),
   max_output_tokens: z.number({ error: 'max_output_tokens must be a positive integer' }).int('max_output_tokens must be a positive integer').positive('max_output_tokens must be a positive integer').nullable().optional(),
   temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').nullable().optional(),

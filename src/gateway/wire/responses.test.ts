@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { NormalizedChunk } from '../providers/types.js';
+import { sealReasoning, unsealReasoning } from '../reasoning.js';
 import { fromResponsesRequest, inputItems, ResponsesStreamWriter, toResponseObject, type ResponseIds } from './responses.js';
 import { parseResponsesBody } from './responses.schemas.js';
 
@@ -78,6 +79,45 @@ describe('fromResponsesRequest', () => {
     expect(parseResponsesBody({ model: 'm', input: [{ role: 'user', content: [image, file] }] }).input).toHaveLength(1);
   });
 
+  it('gives the thinking a reasoning item seals to the assistant turn it comes in; ignores reasoning another server made; drops thinking with no turn', () => {
+    const signed = [{ type: 'thinking' as const, thinking: 'Call the tool.', signature: 'sig' }];
+    const body = parseResponsesBody({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'q' },
+        { type: 'reasoning', id: 'rs_1', summary: [], content: [{ type: 'reasoning_text', text: 'Call the tool.' }], encrypted_content: sealReasoning(signed) },
+        { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'c1', output: 'one' },
+        // OpenAI's own encrypted reasoning: accepted, not sent on.
+        { type: 'reasoning', id: 'rs_2', summary: [{ type: 'summary_text', text: 'Summed up.' }], encrypted_content: 'gAAAAABo-openai' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] },
+        { role: 'user', content: 'again' },
+        { type: 'reasoning', summary: [], encrypted_content: sealReasoning([{ type: 'redacted_thinking', data: 'opaque' }]) },
+        { type: 'message', role: 'assistant', content: 'second' },
+        { role: 'user', content: 'and' },
+        // Thinking with nothing after it in its turn.
+        { type: 'reasoning', summary: [], encrypted_content: sealReasoning(signed) },
+      ],
+    });
+    expect(fromResponsesRequest(body, inputItems(body.input) as never).messages).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: null, reasoning: signed, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'one' },
+      { role: 'assistant', content: 'done' },
+      { role: 'user', content: 'again' },
+      { role: 'assistant', content: 'second', reasoning: [{ type: 'redacted_thinking', data: 'opaque' }] },
+      { role: 'user', content: 'and' },
+    ]);
+  });
+
+  it('refuses an encrypted_content that claims to be this gateway\'s but carries no signed thinking, naming the field', () => {
+    for (const sealed of ['aiwr1.not-json', sealReasoning([{ type: 'thinking', thinking: 'x', signature: 'sig' }])!.slice(0, 12), `aiwr1.${Buffer.from('[{"type":"thinking","thinking":"x","signature":""}]').toString('base64url')}`]) {
+      expect(() => parseResponsesBody({ model: 'm', input: [{ type: 'reasoning', summary: [], encrypted_content: sealed }] }), sealed).toThrow(
+        expect.objectContaining({ code: 'bad_request', param: 'input[0].encrypted_content' }),
+      );
+    }
+  });
+
   it('refuses hosted tools naming the field', () => {
     expect(() => parseResponsesBody({ model: 'm', input: 'x', tools: [{ type: 'file_search' }] })).toThrow(expect.objectContaining({ param: 'tools[0].type' }));
   });
@@ -96,6 +136,16 @@ describe('toResponseObject', () => {
       ],
       usage: { input_tokens: 2, output_tokens: 3, total_tokens: 5, cost: 0.5 },
     });
+  });
+
+  it('puts the thinking first as a reasoning item, its text as reasoning_text and its signed blocks sealed', () => {
+    const reasoning = [{ type: 'thinking' as const, thinking: 'Think.', signature: 'sig' }, { type: 'redacted_thinking' as const, data: 'opaque' }];
+    const response = toResponseObject(head, { ...result, reasoning }, counterIds());
+    expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message', 'function_call']);
+    const item = response.output[0] as { encrypted_content: string };
+    expect(item).toMatchObject({ type: 'reasoning', id: 'rs_1', status: 'completed', summary: [], content: [{ type: 'reasoning_text', text: 'Think.' }] });
+    expect(unsealReasoning(item.encrypted_content)).toEqual(reasoning);
+    expect(response.output_text).toBe('hi');
   });
 
   it('is incomplete when the output bound cut it', () => {
@@ -149,13 +199,51 @@ describe('ResponsesStreamWriter', () => {
     expect(text.endsWith(`data: ${JSON.stringify({ type: 'response.completed', response: final, sequence_number: events.length - 1 })}\n\n`)).toBe(true);
   });
 
-  it('writes nothing for thinking (no reasoning items, as OpenAI without summaries), and the answer after it as usual', () => {
+  it('writes thinking as a reasoning item first: a reasoning_text part per thinking block, its signed blocks sealed when it closes', () => {
     const writer = new ResponsesStreamWriter(head, counterIds());
-    expect(writer.write({ delta: { reasoning: { index: 0, thinking: 'Weigh it.' } }, finishReason: null })).toBe('');
-    expect(writer.write({ delta: { reasoning: { index: 0, signature: 'sig' } }, finishReason: null })).toBe('');
-    const events = parse(writer.start() + writer.write({ delta: { content: 'a' }, finishReason: null }));
-    expect(events.map((e) => e.event)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta']);
-    expect(writer.final().output).toEqual([expect.objectContaining({ type: 'message', id: 'msg_1' })]);
+    const chunks: NormalizedChunk[] = [
+      { delta: { reasoning: { index: 0, thinking: 'Weigh ' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, thinking: 'it.' } }, finishReason: null },
+      { delta: { reasoning: { index: 0, signature: 'sig' } }, finishReason: null },
+      { delta: { reasoning: { index: 1, redacted: 'opaque' } }, finishReason: null },
+      { delta: { reasoning: { index: 2, thinking: 'Then answer.', signature: 'sig2' } }, finishReason: null },
+      { delta: { content: 'a' }, finishReason: null },
+      { delta: {}, finishReason: 'stop' },
+    ];
+    const events = parse(writer.start() + chunks.map((chunk) => writer.write(chunk)).join(''));
+    expect(events.map((e) => e.event)).toEqual([
+      'response.created', 'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added', 'response.reasoning_text.delta', 'response.reasoning_text.delta', 'response.reasoning_text.done', 'response.content_part.done',
+      'response.content_part.added', 'response.reasoning_text.delta', 'response.reasoning_text.done', 'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done',
+    ]);
+    expect(events[2]!.data).toMatchObject({ output_index: 0, item: { type: 'reasoning', id: 'rs_1', status: 'in_progress', content: [], encrypted_content: null } });
+    expect(events[6]!.data).toMatchObject({ item_id: 'rs_1', output_index: 0, content_index: 0, text: 'Weigh it.' });
+    expect(events[10]!.data).toMatchObject({ item_id: 'rs_1', content_index: 1, text: 'Then answer.' });
+    const item = events[12]!.data.item as { encrypted_content: string };
+    expect(item).toMatchObject({ type: 'reasoning', status: 'completed', summary: [], content: [{ type: 'reasoning_text', text: 'Weigh it.' }, { type: 'reasoning_text', text: 'Then answer.' }] });
+    expect(unsealReasoning(item.encrypted_content)).toEqual([
+      { type: 'thinking', thinking: 'Weigh it.', signature: 'sig' },
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'thinking', thinking: 'Then answer.', signature: 'sig2' },
+    ]);
+    expect(events[13]!.data).toMatchObject({ output_index: 1, item: { type: 'message', id: 'msg_2' } });
+    expect(writer.final().output.map((out) => out.type)).toEqual(['reasoning', 'message']);
+  });
+
+  it('shows unsigned thinking (an OpenAI-compatible server\'s) with no encrypted_content, and closes the item when a tool call follows', () => {
+    const writer = new ResponsesStreamWriter(head, counterIds());
+    const text = [
+      writer.write({ delta: { reasoning: { index: 0, thinking: 'Look it up.' } }, finishReason: null }),
+      writer.write({ delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }] }, finishReason: null }),
+    ].join('');
+    expect(parse(text).map((e) => e.event)).toEqual([
+      'response.output_item.added', 'response.content_part.added', 'response.reasoning_text.delta', 'response.reasoning_text.done', 'response.content_part.done', 'response.output_item.done',
+      'response.output_item.added', 'response.function_call_arguments.delta',
+    ]);
+    expect(writer.final().output[0]).toMatchObject({ type: 'reasoning', content: [{ text: 'Look it up.' }], encrypted_content: null });
   });
 
   it('reports a failure as response.failed then an error event', () => {

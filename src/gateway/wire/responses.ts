@@ -3,8 +3,9 @@
 // result. References to stored items are resolved before (responses.service.ts); ids come from
 // the caller so the translations stay deterministic.
 import type { AppError } from '../../errors.js';
-import type { NormalizedChunk, TokenCounts } from '../providers/types.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ToolCall } from '../types.js';
+import type { NormalizedChunk, ReasoningDelta, TokenCounts } from '../providers/types.js';
+import { mergeReasoning, sealReasoning, unsealReasoning } from '../reasoning.js';
+import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ReasoningBlock, ToolCall } from '../types.js';
 import type { ResponsesInputItem, ResponsesRequest } from './responses.schemas.js';
 
 /** An input or output item with every reference resolved: what a stored response keeps. */
@@ -15,7 +16,8 @@ export function fromResponsesRequest(body: ResponsesRequest, items: ResolvedItem
   const messages: ChatMessage[] = [];
   if (body.instructions) messages.push({ role: 'system', content: body.instructions });
   for (const item of items) addItem(messages, item);
-  const request: ChatCompletionRequest = { model: body.model, messages };
+  // Thinking with no answer after it in its turn (an answer cut short, or its items left out) has no turn to go with.
+  const request: ChatCompletionRequest = { model: body.model, messages: messages.filter((message) => !isReasoningOnly(message)) };
   if (body.stream) request.stream = true;
   if (body.max_output_tokens != null) request.max_tokens = body.max_output_tokens;
   if (body.temperature != null) request.temperature = body.temperature;
@@ -38,8 +40,20 @@ export function fromResponsesRequest(body: ResponsesRequest, items: ResolvedItem
   return request;
 }
 
-/** One item onto the chat messages: function calls join the assistant turn they follow, outputs become tool messages. */
+/**
+ * One item onto the chat messages: function calls join the assistant turn they follow, outputs
+ * become tool messages, and reasoning (the thinking it carries signed) goes with the assistant turn
+ * it comes in, before or after that turn's message and calls.
+ */
 function addItem(messages: ChatMessage[], item: ResolvedItem): void {
+  if (item.type === 'reasoning') {
+    const blocks = item.encrypted_content ? (unsealReasoning(item.encrypted_content) ?? []) : [];
+    if (blocks.length === 0) return;
+    const last = messages[messages.length - 1];
+    if (last?.role === 'assistant') last.reasoning = [...(last.reasoning ?? []), ...blocks];
+    else messages.push({ role: 'assistant', content: null, reasoning: blocks });
+    return;
+  }
   if (item.type === 'function_call') {
     const call: ToolCall = { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } };
     const last = messages[messages.length - 1];
@@ -56,13 +70,22 @@ function addItem(messages: ChatMessage[], item: ResolvedItem): void {
     return;
   }
   const role = item.role === 'developer' ? 'system' : item.role;
-  if (typeof item.content === 'string') {
-    messages.push({ role, content: item.content });
-    return;
+  let content: ChatMessage['content'];
+  if (typeof item.content === 'string') content = item.content;
+  else {
+    const parts = item.content.map(toPart);
+    const textOnly = parts.every((part) => part.type === 'text');
+    content = textOnly || role !== 'user' ? parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') : parts;
   }
-  const parts = item.content.map(toPart);
-  const textOnly = parts.every((part) => part.type === 'text');
-  messages.push({ role, content: textOnly || role !== 'user' ? parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') : parts });
+  // The answer's text after its reasoning item: one assistant turn.
+  const last = messages[messages.length - 1];
+  if (role === 'assistant' && last !== undefined && isReasoningOnly(last)) last.content = content;
+  else messages.push({ role, content });
+}
+
+/** An assistant turn holding thinking alone so far. */
+function isReasoningOnly(message: ChatMessage): boolean {
+  return message.role === 'assistant' && message.content === null && message.tool_calls === undefined && message.reasoning !== undefined;
 }
 
 /** A content part of an input message (a function call's output parts are some of these). */
@@ -82,6 +105,7 @@ export function inputItems(input: ResponsesRequest['input']): ResponsesInputItem
 
 /** A stored input item as GET /v1/responses/{id}/input_items lists it (OpenAI's item objects). */
 export function listedInputItem(item: ResolvedItem & { id: string }) {
+  if (item.type === 'reasoning') return { ...item, summary: item.summary ?? [] };
   if (item.type === 'function_call') return { type: 'function_call' as const, id: item.id, call_id: item.call_id, name: item.name, arguments: item.arguments, status: 'completed' as const };
   if (item.type === 'function_call_output') return { type: 'function_call_output' as const, id: item.id, call_id: item.call_id, output: item.output, status: 'completed' as const };
   const textType = item.role === 'assistant' ? ('output_text' as const) : ('input_text' as const);
@@ -90,24 +114,49 @@ export function listedInputItem(item: ResolvedItem & { id: string }) {
 }
 
 /** The prefix of a new id for an input item the client sent without one. */
-export function inputItemPrefix(item: ResolvedItem): 'msg' | 'fc' | 'fco' {
-  return item.type === 'function_call' ? 'fc' : item.type === 'function_call_output' ? 'fco' : 'msg';
+export function inputItemPrefix(item: ResolvedItem): ItemPrefix {
+  return item.type === 'function_call' ? 'fc' : item.type === 'function_call_output' ? 'fco' : item.type === 'reasoning' ? 'rs' : 'msg';
 }
+
+/** Item id prefixes: `msg`, `fc`, `fco` for a function call output, `rs` for reasoning. */
+export type ItemPrefix = 'msg' | 'fc' | 'fco' | 'rs';
 
 export interface ResponseIds {
-  /** A new id with this prefix (`msg`, `fc`, and `fco` for a function call output). */
-  item(prefix: 'msg' | 'fc' | 'fco'): string;
+  /** A new id with this prefix. */
+  item(prefix: ItemPrefix): string;
 }
 
-/** The output items of a whole answer: the text as one message, then each function call. */
-export function outputItemsOf(result: Pick<ChatCompletionResult, 'content' | 'toolCalls'>, ids: ResponseIds): OutputItem[] {
+/** The output items of a whole answer: its thinking as one reasoning item, the text as one message, then each function call. */
+export function outputItemsOf(result: Pick<ChatCompletionResult, 'content' | 'toolCalls' | 'reasoning'>, ids: ResponseIds): OutputItem[] {
   const output: OutputItem[] = [];
+  if (result.reasoning?.length) {
+    const item = reasoningItem(ids.item('rs'));
+    for (const block of result.reasoning) if (block.type === 'thinking' && block.thinking) item.content.push({ type: 'reasoning_text', text: block.thinking });
+    item.encrypted_content = sealReasoning(result.reasoning);
+    output.push(item);
+  }
   if (result.content) output.push(messageItem(ids.item('msg'), result.content));
   for (const call of result.toolCalls) output.push(functionCallItem(ids.item('fc'), call.id, call.function.name, call.function.arguments));
   return output;
 }
 
-export type OutputItem = ReturnType<typeof messageItem> | ReturnType<typeof functionCallItem>;
+export type OutputItem = ReturnType<typeof messageItem> | ReturnType<typeof functionCallItem> | ReturnType<typeof reasoningItem>;
+
+/**
+ * An answer's thinking as a reasoning item: its text as `reasoning_text` parts (no summary: the
+ * gateway writes none), and the signed blocks as `encrypted_content` (null when there are none),
+ * which a client sends back with the item in a tool loop so an Anthropic upstream can think on.
+ */
+function reasoningItem(id: string, status: 'completed' | 'in_progress' = 'completed') {
+  return {
+    type: 'reasoning' as const,
+    id,
+    status,
+    summary: [] as { type: 'summary_text'; text: string }[],
+    content: [] as { type: 'reasoning_text'; text: string }[],
+    encrypted_content: null as string | null,
+  };
+}
 
 function messageItem(id: string, text: string, status: 'completed' | 'in_progress' = 'completed') {
   return { type: 'message' as const, id, status, role: 'assistant' as const, content: [{ type: 'output_text' as const, text, annotations: [] as unknown[] }] };
@@ -159,7 +208,7 @@ export function responseObject(
           input_tokens: state.usage.inputTokens,
           input_tokens_details: { cached_tokens: state.usage.cacheReadTokens ?? 0 },
           output_tokens: state.usage.outputTokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: state.usage.reasoningTokens ?? 0 },
           total_tokens: state.usage.inputTokens + state.usage.outputTokens,
           ...(state.usage.cost === undefined ? {} : { cost: state.usage.cost }),
         }
@@ -177,7 +226,9 @@ export function toResponseObject(head: ResponseHead, result: ChatCompletionResul
 
 /**
  * Turns a stream's chunks into Responses events in the order the official clients parse them:
- * created, in_progress; per text run a message item (output_item.added, content_part.added,
+ * created, in_progress; the thinking as a reasoning item (output_item.added, per thinking block
+ * content_part.added, reasoning_text.delta..., reasoning_text.done, content_part.done; then
+ * output_item.done with its encrypted_content); per text run a message item (output_item.added, content_part.added,
  * output_text.delta..., output_text.done, content_part.done, output_item.done); per tool call a
  * function_call item (added, function_call_arguments.delta..., .done, output_item.done); then
  * response.completed (or .incomplete) with usage, written by `finish` once the caller stored it.
@@ -187,6 +238,8 @@ export class ResponsesStreamWriter {
   private readonly output: OutputItem[] = [];
   private text: { item: ReturnType<typeof messageItem>; index: number } | undefined;
   private call: { item: ReturnType<typeof functionCallItem>; index: number; toolIndex: number } | undefined;
+  /** The reasoning item open: the blocks so far, and which content part shows which thinking block's text. */
+  private thinking: { item: ReturnType<typeof reasoningItem>; index: number; blocks: ReasoningBlock[]; parts: Map<number, number>; openPart: number | undefined } | undefined;
   private finishReason = 'stop';
   private usage: (TokenCounts & { cost?: number | undefined }) | undefined;
   /** The events that closed the items still open when `final` was called, written by `finish`. */
@@ -208,15 +261,16 @@ export class ResponsesStreamWriter {
       return '';
     }
     let out = '';
-    const { content, tool_calls: toolCalls } = chunk.delta;
+    const { content, tool_calls: toolCalls, reasoning } = chunk.delta;
+    if (reasoning) out += this.think(reasoning);
     if (content) {
-      if (!this.text) out += this.closeCall() + this.openText();
+      if (!this.text) out += this.closeReasoning() + this.closeCall() + this.openText();
       const { item, index } = this.text!;
       item.content[0]!.text += content;
       out += this.event('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: content, logprobs: [] });
     }
     for (const delta of toolCalls ?? []) {
-      if (!this.call || this.call.toolIndex !== delta.index) out += this.closeText() + this.closeCall() + this.openCall(delta.index, delta.id ?? '', delta.function?.name ?? '');
+      if (!this.call || this.call.toolIndex !== delta.index) out += this.closeReasoning() + this.closeText() + this.closeCall() + this.openCall(delta.index, delta.id ?? '', delta.function?.name ?? '');
       const fragment = delta.function?.arguments;
       if (fragment) {
         const { item, index } = this.call!;
@@ -226,14 +280,14 @@ export class ResponsesStreamWriter {
     }
     if (chunk.finishReason !== null) {
       this.finishReason = chunk.finishReason;
-      out += this.closeText() + this.closeCall();
+      out += this.closeReasoning() + this.closeText() + this.closeCall();
     }
     return out;
   }
 
   /** The final response object (stored before `finish` writes it); items still open are closed first. */
   final(): ResponseObject {
-    this.closing = this.closeText() + this.closeCall();
+    this.closing = this.closeReasoning() + this.closeText() + this.closeCall();
     const status = this.finishReason === 'length' ? 'incomplete' : 'completed';
     return responseObject(this.head, { status, output: this.output, usage: this.usage });
   }
@@ -254,6 +308,53 @@ export class ResponsesStreamWriter {
     const response = responseObject(this.head, { status: 'failed', output: this.output, error: { code: error.code, message: error.message } });
     const flat = { code: error.code, message: error.message, param: error.param };
     return this.event('response.failed', { response }) + this.event('error', { ...flat, error: { type: error.type, ...flat } });
+  }
+
+  /** A piece of thinking: the reasoning item opened first, a content part per thinking block, its text as deltas. */
+  private think(piece: ReasoningDelta): string {
+    let out = '';
+    if (!this.thinking) {
+      out += this.closeText() + this.closeCall();
+      const item = reasoningItem(this.ids.item('rs'), 'in_progress');
+      this.thinking = { item, index: this.output.push(item) - 1, blocks: [], parts: new Map(), openPart: undefined };
+      out += this.event('response.output_item.added', { output_index: this.thinking.index, item });
+    }
+    const thinking = this.thinking;
+    const { item, index } = thinking;
+    const block = mergeReasoning(thinking.blocks, piece);
+    if (block.type !== 'thinking' || !piece.thinking) return out;
+    let part = thinking.parts.get(piece.index);
+    if (part === undefined) {
+      out += this.closePart();
+      part = item.content.push({ type: 'reasoning_text', text: '' }) - 1;
+      thinking.parts.set(piece.index, part);
+      thinking.openPart = part;
+      out += this.event('response.content_part.added', { item_id: item.id, output_index: index, content_index: part, part: { type: 'reasoning_text', text: '' } });
+    }
+    item.content[part]!.text += piece.thinking;
+    return out + this.event('response.reasoning_text.delta', { item_id: item.id, output_index: index, content_index: part, delta: piece.thinking });
+  }
+
+  private closePart(): string {
+    const thinking = this.thinking;
+    if (thinking?.openPart === undefined) return '';
+    const { item, index, openPart } = thinking;
+    thinking.openPart = undefined;
+    const part = item.content[openPart]!;
+    return (
+      this.event('response.reasoning_text.done', { item_id: item.id, output_index: index, content_index: openPart, text: part.text }) +
+      this.event('response.content_part.done', { item_id: item.id, output_index: index, content_index: openPart, part })
+    );
+  }
+
+  private closeReasoning(): string {
+    if (!this.thinking) return '';
+    const out = this.closePart();
+    const { item, index, blocks } = this.thinking;
+    this.thinking = undefined;
+    item.status = 'completed';
+    item.encrypted_content = sealReasoning(blocks);
+    return out + this.event('response.output_item.done', { output_index: index, item });
   }
 
   private openText(): string {

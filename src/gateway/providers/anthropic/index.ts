@@ -18,6 +18,7 @@ import type {
 import { UpstreamStreamError } from '../types.js';
 import { structuredFinishReason, structuredOutputTool, structuredToolChoice } from './structured-output.js';
 import { contentText, DEFAULT_TEMPERATURE, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ReasoningBlock, type ReasoningEffort, type ToolCall } from '../../types.js';
+import { isSigned } from '../../reasoning.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -187,14 +188,6 @@ export function thinkingBudget(request: Pick<ChatCompletionRequest, 'reasoning' 
   const lastAssistant = request.messages.findLast((message) => message.role === 'assistant');
   if (lastAssistant?.tool_calls?.length && !lastAssistant.reasoning?.some(isSigned)) return undefined;
   return budget;
-}
-
-/**
- * Thinking Anthropic can check: a signed thinking block or a redacted one. The reasoning an
- * OpenAI-compatible server showed comes unsigned, and Anthropic would refuse it.
- */
-function isSigned(block: ReasoningBlock): boolean {
-  return block.type === 'redacted_thinking' || block.signature.length > 0;
 }
 
 /** Whether a tool choice makes the model call a tool (Anthropic's `any` or `tool`). */

@@ -25,6 +25,7 @@ interface OpenAiUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
 /**
@@ -187,6 +188,8 @@ function toTokenCounts(usage: OpenAiUsage | null | undefined): TokenCounts | nul
   // Part of prompt_tokens, not beside it (unlike Anthropic's cache counts).
   const cached = usage.prompt_tokens_details?.cached_tokens;
   if (typeof cached === 'number') counts.cacheReadTokens = cached;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') counts.reasoningTokens = reasoning;
   return counts;
 }
 
