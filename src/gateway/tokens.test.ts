@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countCompletionTokens, countPromptTokens, countTextTokens, IMAGE_TOKEN_BOUND, promptTokenBound, type PromptInput } from './tokens.js';
+import { countCompletionTokens, countPromptTokens, countTextTokens, IMAGE_TOKEN_BOUND, PDF_PAGE_TOKEN_BOUND, promptTokenBound, type PromptInput } from './tokens.js';
 import type { ChatMessage, ToolDefinition } from './types.js';
 
 const samples = [
@@ -105,6 +105,15 @@ describe('token counts', () => {
     const plain: ChatMessage = { role: 'assistant', content: 'a' };
     expect(promptTokenBound({ messages: [turn] }) - promptTokenBound({ messages: [plain] })).toBe(Buffer.byteLength(thinking) + 'sig'.length + 'opaque'.length);
     expect(await countPromptTokens({ messages: [turn] })).toBeGreaterThan((await countPromptTokens({ messages: [plain] })) + (await countTextTokens(thinking)) - 1);
+  });
+
+  it('counts each PDF by its pages (in a user turn or a tool result), each at the page bound', () => {
+    const pages = (n: number) => Array.from({ length: n }, () => '<< /Type /Page >>').join('\n');
+    const pdf = (n: number) => `data:application/pdf;base64,${Buffer.from(`%PDF-1.4\n${pages(n)}\n%%EOF`).toString('base64')}`;
+    const question: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'Summarize.' }, { type: 'file', file: { file_data: pdf(4), filename: 'a.pdf' } }] };
+    const toolResult: ChatMessage = { role: 'tool', tool_call_id: 'c1', content: [{ type: 'file', file: { file_data: pdf(2) } }] };
+    const bare: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'Summarize.' }] }, { role: 'tool', tool_call_id: 'c1', content: [] }];
+    expect(promptTokenBound({ messages: [question, toolResult] }) - promptTokenBound({ messages: bare })).toBe(6 * PDF_PAGE_TOKEN_BOUND);
   });
 
   it('counts text with the BPE tokenizer, plus framing per message', async () => {

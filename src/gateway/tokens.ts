@@ -6,10 +6,12 @@
 //   ~70 MB of memory). Tool definitions are counted as their JSON text, which providers render
 //   more compactly, plus a fixed allowance for the tool-use instructions providers add. An image
 //   is billed by its pixels, not its bytes: each counts a fixed allowance above what the providers
-//   bill for the largest image they take. (A PDF's pages are not counted: see docs/billing.md.)
+//   bill for the largest image they take; a PDF by its pages (pdf-pages.ts counts them), each a
+//   fixed allowance for its text and its image.
 // - `countPromptTokens` / `countCompletionTokens`: usage when an upstream reports none, with
 //   the o200k BPE of gpt-tokenizer (pure JS), plus OpenAI's per-message framing overhead.
 //   Loaded on first use only. Records counted this way are marked estimated.
+import { pdfPageCount } from './pdf-pages.js';
 import { contentText, type ChatCompletionRequest, type ToolCall } from './types.js';
 
 /** Framing tokens OpenAI adds per message and once per reply. */
@@ -26,6 +28,11 @@ export const TOOL_USE_PROMPT_TOKENS = 512;
  * (gpt-4.1-mini's patches).
  */
 export const IMAGE_TOKEN_BOUND = 2_600;
+/**
+ * Tokens a PDF page is counted at: providers bill each page's text (Anthropic documents 1,500 to
+ * 3,000 tokens a page, typically) and an image of the page.
+ */
+export const PDF_PAGE_TOKEN_BOUND = 3_000 + IMAGE_TOKEN_BOUND;
 
 /** What a call sends as input: the messages plus the tools offered and the tool choice. */
 export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
@@ -38,13 +45,22 @@ function loadTokenizer(): Promise<CountTokens> {
   return tokenizer;
 }
 
-/** The texts of the input, the tokens of framing around them, and how many images it holds (user messages and tool results). */
-function promptTexts(input: PromptInput): { framed: number; texts: string[]; images: number } {
+/**
+ * The texts of the input, the tokens of framing around them, and the images and PDF pages it holds
+ * (user messages and tool results); PDFs are read for their pages only when `pages` is asked for.
+ */
+function promptTexts(input: PromptInput, pages = false): { framed: number; texts: string[]; images: number; pdfPages: number } {
   const texts: string[] = [];
   let images = 0;
+  let pdfPages = 0;
   for (const message of input.messages) {
     if (message.content) texts.push(contentText(message.content));
-    if (Array.isArray(message.content)) for (const part of message.content) if (part.type === 'image_url') images += 1;
+    if (Array.isArray(message.content)) {
+      for (const part of message.content) {
+        if (part.type === 'image_url') images += 1;
+        else if (part.type === 'file' && pages) pdfPages += pdfPageCount(part.file.file_data);
+      }
+    }
     if (message.name) texts.push(message.name);
     if (message.tool_call_id) texts.push(message.tool_call_id);
     for (const call of message.tool_calls ?? []) texts.push(call.id + call.function.name + call.function.arguments);
@@ -54,7 +70,7 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[]; ima
   if (input.tools && input.tools.length > 0) texts.push(JSON.stringify(input.tools));
   if (input.tool_choice !== undefined) texts.push(JSON.stringify(input.tool_choice));
   if (input.response_format !== undefined) texts.push(JSON.stringify(input.response_format));
-  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts, images };
+  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts, images, pdfPages };
 }
 
 /**
@@ -63,9 +79,9 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[]; ima
  * counted here, or the budget reservation can fall short of the real cost).
  */
 export function promptTokenBound(input: PromptInput): number {
-  const { framed, texts, images } = promptTexts(input);
+  const { framed, texts, images, pdfPages } = promptTexts(input, true);
   const toolUse = input.tools && input.tools.length > 0 ? TOOL_USE_PROMPT_TOKENS : 0;
-  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + images * IMAGE_TOKEN_BOUND);
+  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + images * IMAGE_TOKEN_BOUND + pdfPages * PDF_PAGE_TOKEN_BOUND);
 }
 
 export async function countTextTokens(text: string): Promise<number> {
