@@ -21,6 +21,9 @@
 #   TEMPORAL_CLUSTER_DB       database name prefix (default temporal_cluster: <prefix> and <prefix>_visibility)
 #   PGHOST PGPORT PGUSER PGPASSWORD   the PostgreSQL server (default 127.0.0.1 5432 postgres)
 #   TEMPORAL_CLUSTER_DIR      where the config, log and pid file live (default: the cache's run/ folder)
+#   TEMPORAL_CLUSTER_DYNAMIC_CONFIG  the server's dynamic config (default: the compose service's,
+#                             deploy/temporal/dynamicconfig.yaml; /dev/null for the server's defaults)
+#   GOGC                      the server's Go collector (default 400, as the compose service)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -92,10 +95,9 @@ migrate() {
 
 render_config() {
   mkdir -p "$RUN_DIR/config/dynamicconfig"
-  cat >"$RUN_DIR/config/dynamicconfig/cluster.yaml" <<'YAML'
-# Empty, as the compose server runs (auto-setup's docker.yaml sets nothing): the server's
-# defaults. Add keys here for experiments.
-YAML
+  # The compose server's dynamic config (TEMPORAL_CLUSTER_DYNAMIC_CONFIG names another file, for
+  # experiments; /dev/null: the server's defaults).
+  cp "${TEMPORAL_CLUSTER_DYNAMIC_CONFIG:-deploy/temporal/dynamicconfig.yaml}" "$RUN_DIR/config/dynamicconfig/cluster.yaml"
   store() {
     cat <<YAML
       sql:
@@ -164,7 +166,8 @@ start() {
   stop_server quiet
   render_config
   log "starting Temporal server $VERSION on 127.0.0.1:$PORT (log: $RUN_DIR/server.log)"
-  nohup "$CACHE/temporal-server" --root "$RUN_DIR" --config config --env cluster --allow-no-auth start >"$RUN_DIR/server.log" 2>&1 &
+  # GOGC as the compose service sets it (unless the environment does).
+  GOGC="${GOGC:-400}" nohup "$CACHE/temporal-server" --root "$RUN_DIR" --config config --env cluster --allow-no-auth start >"$RUN_DIR/server.log" 2>&1 &
   local pid=$!
   echo "$pid" >"$RUN_DIR/server.pid"
   for _ in $(seq 1 120); do

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { DEV_SERVER_DYNAMIC_CONFIG, devServerEnv, freePort, sdkDownloadOptions, startTemporalDevServer } from './temporal-server.js';
 
 const valuesOf = (args: string[]) => args.filter((_, i) => args[i - 1] === '--dynamic-config-value');
@@ -20,6 +21,22 @@ describe('dev server settings', () => {
     expect(overridden).toContain('matching.numTaskqueueReadPartitions=4');
     expect(overridden).not.toContain('matching.numTaskqueueReadPartitions=1');
     expect(overridden).toContain('limit.maxIDLength=255');
+  });
+
+  it('are the production server\'s too: compose mounts deploy/temporal/dynamicconfig.yaml, the cluster script starts with it, both with GOGC=400', () => {
+    const file = parseYaml(fs.readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8')) as Record<string, [{ value: unknown }]>;
+    const values = Object.fromEntries(Object.entries(file).map(([key, [{ value }]]) => [key, value]));
+    // The dev server's, less the search attribute cache the CLI alone turns to reload at every read.
+    const { 'system.forceSearchAttributesCacheRefreshOnRead': cliOnly, ...shared } = DEV_SERVER_DYNAMIC_CONFIG;
+    expect(cliOnly).toBe(false);
+    expect(values).toEqual(shared);
+    const temporal = (parseYaml(fs.readFileSync('docker-compose.yml', 'utf8')) as { services: Record<string, { environment: Record<string, string>; volumes: string[] }> }).services.temporal!;
+    const mounted = temporal.volumes.find((volume) => volume.startsWith('./deploy/temporal/dynamicconfig.yaml:'))?.split(':')[1];
+    expect(mounted).toBeDefined();
+    expect(temporal.environment).toMatchObject({ DYNAMIC_CONFIG_FILE_PATH: mounted, GOGC: '400' });
+    const script = fs.readFileSync('scripts/temporal-cluster.sh', 'utf8');
+    expect(script).toContain('${TEMPORAL_CLUSTER_DYNAMIC_CONFIG:-deploy/temporal/dynamicconfig.yaml}');
+    expect(script).toContain('GOGC="${GOGC:-400}"');
   });
 
   it('keeps a SQLite file in write-ahead-log mode, synced at checkpoints; the caller may ask for SQLite\'s defaults', async () => {
