@@ -232,6 +232,25 @@ describe('reasoning effort on the OpenAI routes', () => {
     expect((claude.requests[2]!.body as { messages: unknown[] }).messages[1]).toEqual(sent.messages[1]);
   });
 
+  it('responses: with reasoning.summary, streams the thinking as the reasoning item\'s summary (what Codex shows), and still takes it back sealed', async () => {
+    claude.enqueue({ content: '', thinking: [THINKING], toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    const tools = [{ type: 'function' as const, name: 'get_weather', parameters: weatherTool.input_schema, strict: false }];
+    const params = { model: 'fake-claude', reasoning: { effort: 'low' as const, summary: 'auto' as const }, max_output_tokens: 20_000, tools, store: false };
+    const stream = openai.responses.stream({ ...params, input: 'Weather in Oslo?' });
+    let summarized = '';
+    stream.on('response.reasoning_summary_text.delta', (event) => {
+      summarized += event.delta;
+    });
+    const first = await stream.finalResponse();
+    expect(summarized).toBe(THINKING.thinking);
+    expect(first.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: THINKING.thinking }], content: [] });
+
+    claude.enqueue({ content: 'Sunny.' });
+    const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
+    await openai.responses.create({ ...params, input: [{ role: 'user', content: 'Weather in Oslo?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: 'sunny' }] });
+    expect((claude.requests[1]!.body as { messages: { content: unknown }[] }).messages[1]!.content).toEqual([{ type: 'thinking', ...THINKING }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }]);
+  });
+
   it('responses: takes back reasoning items OpenAI made (its own encrypted_content) without sending them anywhere', async () => {
     const response = await openai.responses.create({
       model: 'fake-claude',
@@ -251,7 +270,7 @@ describe('reasoning effort on the OpenAI routes', () => {
 
   it('responses: sends reasoning.effort on as reasoning_effort and echoes it in the response object; an unknown effort is a 400 naming the field', async () => {
     const response = await openai.responses.create({ model: 'fake-model', input: 'q', reasoning: { effort: 'high', summary: 'auto' }, store: false });
-    expect(response.reasoning).toEqual({ effort: 'high', summary: null });
+    expect(response.reasoning).toEqual({ effort: 'high', summary: 'auto' });
     expect(primary.requests[0]!.body).toMatchObject({ reasoning_effort: 'high' });
     const bad = await call<any>(stack.baseUrl, 'POST', '/responses', { key: org.member.key, body: { model: 'fake-model', input: 'q', reasoning: { effort: 'max' } } });
     expect(bad.status).toBe(400);

@@ -1,5 +1,5 @@
 // The OpenAI Responses API request body (POST /v1/responses), validated at the edge. Fields
-// clients send that the gateway has no use for (`include`, `reasoning.summary`, `truncation`,
+// clients send that the gateway has no use for (`include`, `truncation`,
 // `user`, `service_tier`, `prompt_cache_key`...) are accepted and ignored.
 import { z } from 'zod';
 import { jsonSchemaFormatFields, pdfDataUrl, reasoningEffortSchema, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
@@ -106,8 +106,20 @@ export const responsesRequestSchema = z.object({
     })
     .optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
-  /** `effort` as chat completions' reasoning_effort; `summary` is accepted (reasoning items carry the thinking as `content`, no summary). */
-  reasoning: z.object({ effort: reasoningEffortSchema('reasoning.effort').nullable().optional() }, { error: 'reasoning must be an object' }).nullable().optional(),
+  /**
+   * `effort` as chat completions' reasoning_effort; with `summary` the reasoning item carries the
+   * thinking as its `summary` (else as its `content`).
+   */
+  reasoning: z
+    .object(
+      {
+        effort: reasoningEffortSchema('reasoning.effort').nullable().optional(),
+        summary: z.enum(['auto', 'concise', 'detailed'], { error: 'reasoning.summary must be one of auto, concise, detailed' }).nullable().optional(),
+      },
+      { error: 'reasoning must be an object' },
+    )
+    .nullable()
+    .optional(),
   max_output_tokens: z.number({ error: 'max_output_tokens must be a positive integer' }).int('max_output_tokens must be a positive integer').positive('max_output_tokens must be a positive integer').nullable().optional(),
   temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').nullable().optional(),
   top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').nullable().optional(),

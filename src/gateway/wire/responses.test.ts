@@ -148,6 +148,13 @@ describe('toResponseObject', () => {
     expect(response.output_text).toBe('hi');
   });
 
+  it('puts the thinking in the reasoning item\'s summary when the request asked for one', () => {
+    const asked = { ...head, body: parseResponsesBody({ model: 'm', input: 'x', reasoning: { summary: 'detailed' } }) };
+    const response = toResponseObject(asked, { ...result, reasoning: [{ type: 'thinking', thinking: 'Think.', signature: 'sig' }] }, counterIds());
+    expect(response.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Think.' }], content: [] });
+    expect(() => parseResponsesBody({ model: 'm', input: 'x', reasoning: { summary: 'brief' } })).toThrow(expect.objectContaining({ param: 'reasoning.summary' }));
+  });
+
   it('is incomplete when the output bound cut it', () => {
     expect(toResponseObject(head, { ...result, finishReason: 'length' }, counterIds())).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
   });
@@ -231,6 +238,26 @@ describe('ResponsesStreamWriter', () => {
     ]);
     expect(events[13]!.data).toMatchObject({ output_index: 1, item: { type: 'message', id: 'msg_2' } });
     expect(writer.final().output.map((out) => out.type)).toEqual(['reasoning', 'message']);
+  });
+
+  it('writes the thinking as summary parts (reasoning_summary_* events) when the request asked for a summary', () => {
+    const summaryHead = { ...head, body: parseResponsesBody({ model: 'm', input: 'x', reasoning: { effort: 'low', summary: 'auto' } }) };
+    const writer = new ResponsesStreamWriter(summaryHead, counterIds());
+    const text = [
+      writer.write({ delta: { reasoning: { index: 0, thinking: 'Weigh ' } }, finishReason: null }),
+      writer.write({ delta: { reasoning: { index: 0, thinking: 'it.', signature: 'sig' } }, finishReason: null }),
+      writer.write({ delta: { content: 'a' }, finishReason: null }),
+    ].join('');
+    const events = parse(text);
+    expect(events.slice(0, 7).map((e) => e.event)).toEqual([
+      'response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta', 'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done', 'response.reasoning_summary_part.done', 'response.output_item.done',
+    ]);
+    expect(events[1]!.data).toMatchObject({ item_id: 'rs_1', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: '' } });
+    expect(events[4]!.data).toMatchObject({ summary_index: 0, text: 'Weigh it.' });
+    const final = writer.final();
+    expect(final.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Weigh it.' }], content: [] });
+    expect(final.reasoning).toEqual({ effort: 'low', summary: 'auto' });
   });
 
   it('shows unsigned thinking (an OpenAI-compatible server\'s) with no encrypted_content, and closes the item when a tool call follows', () => {

@@ -126,12 +126,17 @@ export interface ResponseIds {
   item(prefix: ItemPrefix): string;
 }
 
-/** The output items of a whole answer: its thinking as one reasoning item, the text as one message, then each function call. */
-export function outputItemsOf(result: Pick<ChatCompletionResult, 'content' | 'toolCalls' | 'reasoning'>, ids: ResponseIds): OutputItem[] {
+/**
+ * The output items of a whole answer: its thinking as one reasoning item (its text as `summary`
+ * parts when the request asked for a summary, else as `content`), the text as one message, then
+ * each function call.
+ */
+export function outputItemsOf(result: Pick<ChatCompletionResult, 'content' | 'toolCalls' | 'reasoning'>, ids: ResponseIds, body: ResponsesRequest): OutputItem[] {
   const output: OutputItem[] = [];
   if (result.reasoning?.length) {
     const item = reasoningItem(ids.item('rs'));
-    for (const block of result.reasoning) if (block.type === 'thinking' && block.thinking) item.content.push({ type: 'reasoning_text', text: block.thinking });
+    const shown = reasoningText(body);
+    for (const block of result.reasoning) if (block.type === 'thinking' && block.thinking) shown.parts(item).push({ type: shown.type, text: block.thinking });
     item.encrypted_content = sealReasoning(result.reasoning);
     output.push(item);
   }
@@ -143,8 +148,9 @@ export function outputItemsOf(result: Pick<ChatCompletionResult, 'content' | 'to
 export type OutputItem = ReturnType<typeof messageItem> | ReturnType<typeof functionCallItem> | ReturnType<typeof reasoningItem>;
 
 /**
- * An answer's thinking as a reasoning item: its text as `reasoning_text` parts (no summary: the
- * gateway writes none), and the signed blocks as `encrypted_content` (null when there are none),
+ * An answer's thinking as a reasoning item: its text as `reasoning_text` parts, or as
+ * `summary_text` parts when the request asked for a summary (Claude's thinking is a summary of its
+ * reasoning already), and the signed blocks as `encrypted_content` (null when there are none),
  * which a client sends back with the item in a tool loop so an Anthropic upstream can think on.
  */
 function reasoningItem(id: string, status: 'completed' | 'in_progress' = 'completed') {
@@ -156,6 +162,44 @@ function reasoningItem(id: string, status: 'completed' | 'in_progress' = 'comple
     content: [] as { type: 'reasoning_text'; text: string }[],
     encrypted_content: null as string | null,
   };
+}
+
+type ReasoningItem = ReturnType<typeof reasoningItem>;
+interface ReasoningPart {
+  type: 'reasoning_text' | 'summary_text';
+  text: string;
+}
+
+/** Where a reasoning item shows the thinking's text (parts of `type` only), and the stream events of those parts. */
+interface ReasoningText {
+  type: ReasoningPart['type'];
+  parts(item: ReasoningItem): ReasoningPart[];
+  /** The field that numbers a part in the events. */
+  index: 'content_index' | 'summary_index';
+  events: { added: string; delta: string; done: string; partDone: string };
+}
+
+const AS_CONTENT: ReasoningText = {
+  type: 'reasoning_text',
+  parts: (item) => item.content,
+  index: 'content_index',
+  events: { added: 'response.content_part.added', delta: 'response.reasoning_text.delta', done: 'response.reasoning_text.done', partDone: 'response.content_part.done' },
+};
+
+const AS_SUMMARY: ReasoningText = {
+  type: 'summary_text',
+  parts: (item) => item.summary,
+  index: 'summary_index',
+  events: {
+    added: 'response.reasoning_summary_part.added',
+    delta: 'response.reasoning_summary_text.delta',
+    done: 'response.reasoning_summary_text.done',
+    partDone: 'response.reasoning_summary_part.done',
+  },
+};
+
+function reasoningText(body: ResponsesRequest): ReasoningText {
+  return body.reasoning?.summary ? AS_SUMMARY : AS_CONTENT;
 }
 
 function messageItem(id: string, text: string, status: 'completed' | 'in_progress' = 'completed') {
@@ -194,7 +238,7 @@ export function responseObject(
     output_text: state.output.flatMap((item) => (item.type === 'message' ? item.content.map((part) => part.text) : [])).join(''),
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     previous_response_id: body.previous_response_id ?? null,
-    reasoning: { effort: body.reasoning?.effort ?? null, summary: null },
+    reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
     store: body.store ?? true,
     temperature: body.temperature ?? null,
     top_p: body.top_p ?? null,
@@ -221,14 +265,15 @@ export type ResponseObject = ReturnType<typeof responseObject>;
 /** A whole answer as a response object: incomplete when the output bound cut it short. */
 export function toResponseObject(head: ResponseHead, result: ChatCompletionResult, ids: ResponseIds): ResponseObject {
   const status = result.finishReason === 'length' ? 'incomplete' : 'completed';
-  return responseObject(head, { status, output: outputItemsOf(result, ids), usage: { ...result.usage, cost: result.cost } });
+  return responseObject(head, { status, output: outputItemsOf(result, ids, head.body), usage: { ...result.usage, cost: result.cost } });
 }
 
 /**
  * Turns a stream's chunks into Responses events in the order the official clients parse them:
  * created, in_progress; the thinking as a reasoning item (output_item.added, per thinking block
- * content_part.added, reasoning_text.delta..., reasoning_text.done, content_part.done; then
- * output_item.done with its encrypted_content); per text run a message item (output_item.added, content_part.added,
+ * content_part.added, reasoning_text.delta..., reasoning_text.done, content_part.done, or their
+ * reasoning_summary_* counterparts when a summary was asked for; then output_item.done with its
+ * encrypted_content); per text run a message item (output_item.added, content_part.added,
  * output_text.delta..., output_text.done, content_part.done, output_item.done); per tool call a
  * function_call item (added, function_call_arguments.delta..., .done, output_item.done); then
  * response.completed (or .incomplete) with usage, written by `finish` once the caller stored it.
@@ -239,7 +284,9 @@ export class ResponsesStreamWriter {
   private text: { item: ReturnType<typeof messageItem>; index: number } | undefined;
   private call: { item: ReturnType<typeof functionCallItem>; index: number; toolIndex: number } | undefined;
   /** The reasoning item open: the blocks so far, and which content part shows which thinking block's text. */
-  private thinking: { item: ReturnType<typeof reasoningItem>; index: number; blocks: ReasoningBlock[]; parts: Map<number, number>; openPart: number | undefined } | undefined;
+  private thinking: { item: ReasoningItem; index: number; blocks: ReasoningBlock[]; parts: Map<number, number>; openPart: number | undefined } | undefined;
+  /** Where the thinking's text goes: `content`, or `summary` when the request asked for one. */
+  private readonly shown: ReasoningText;
   private finishReason = 'stop';
   private usage: (TokenCounts & { cost?: number | undefined }) | undefined;
   /** The events that closed the items still open when `final` was called, written by `finish`. */
@@ -248,7 +295,9 @@ export class ResponsesStreamWriter {
   constructor(
     private readonly head: ResponseHead,
     private readonly ids: ResponseIds,
-  ) {}
+  ) {
+    this.shown = reasoningText(head.body);
+  }
 
   start(): string {
     const response = responseObject(this.head, { status: 'in_progress', output: [] });
@@ -310,7 +359,7 @@ export class ResponsesStreamWriter {
     return this.event('response.failed', { response }) + this.event('error', { ...flat, error: { type: error.type, ...flat } });
   }
 
-  /** A piece of thinking: the reasoning item opened first, a content part per thinking block, its text as deltas. */
+  /** A piece of thinking: the reasoning item opened first, a part per thinking block, its text as deltas. */
   private think(piece: ReasoningDelta): string {
     let out = '';
     if (!this.thinking) {
@@ -323,16 +372,18 @@ export class ResponsesStreamWriter {
     const { item, index } = thinking;
     const block = mergeReasoning(thinking.blocks, piece);
     if (block.type !== 'thinking' || !piece.thinking) return out;
+    const { type, index: numbered, events } = this.shown;
+    const parts = this.shown.parts(item);
     let part = thinking.parts.get(piece.index);
     if (part === undefined) {
       out += this.closePart();
-      part = item.content.push({ type: 'reasoning_text', text: '' }) - 1;
+      part = parts.push({ type, text: '' }) - 1;
       thinking.parts.set(piece.index, part);
       thinking.openPart = part;
-      out += this.event('response.content_part.added', { item_id: item.id, output_index: index, content_index: part, part: { type: 'reasoning_text', text: '' } });
+      out += this.event(events.added, { item_id: item.id, output_index: index, [numbered]: part, part: { type, text: '' } });
     }
-    item.content[part]!.text += piece.thinking;
-    return out + this.event('response.reasoning_text.delta', { item_id: item.id, output_index: index, content_index: part, delta: piece.thinking });
+    parts[part]!.text += piece.thinking;
+    return out + this.event(events.delta, { item_id: item.id, output_index: index, [numbered]: part, delta: piece.thinking });
   }
 
   private closePart(): string {
@@ -340,10 +391,11 @@ export class ResponsesStreamWriter {
     if (thinking?.openPart === undefined) return '';
     const { item, index, openPart } = thinking;
     thinking.openPart = undefined;
-    const part = item.content[openPart]!;
+    const { index: numbered, events } = this.shown;
+    const part = this.shown.parts(item)[openPart]!;
     return (
-      this.event('response.reasoning_text.done', { item_id: item.id, output_index: index, content_index: openPart, text: part.text }) +
-      this.event('response.content_part.done', { item_id: item.id, output_index: index, content_index: openPart, part })
+      this.event(events.done, { item_id: item.id, output_index: index, [numbered]: openPart, text: part.text }) +
+      this.event(events.partDone, { item_id: item.id, output_index: index, [numbered]: openPart, part })
     );
   }
 
