@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countCompletionTokens, countPromptTokens, countTextTokens, IMAGE_TOKEN_BOUND, PDF_PAGE_TOKEN_BOUND, promptTokenBound, type PromptInput } from './tokens.js';
+import {
+  countCompletionTokens,
+  countPromptTokens,
+  countTextTokens,
+  IMAGE_TOKEN_BOUND,
+  imageTokenEstimate,
+  PDF_PAGE_TOKEN_BOUND,
+  PDF_PAGE_TOKEN_ESTIMATE,
+  promptTokenBound,
+  UNKNOWN_IMAGE_TOKENS,
+  type PromptInput,
+} from './tokens.js';
 import type { ChatMessage, ToolDefinition } from './types.js';
 
 const samples = [
@@ -114,6 +125,28 @@ describe('token counts', () => {
     const toolResult: ChatMessage = { role: 'tool', tool_call_id: 'c1', content: [{ type: 'file', file: { file_data: pdf(2) } }] };
     const bare: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'Summarize.' }] }, { role: 'tool', tool_call_id: 'c1', content: [] }];
     expect(promptTokenBound({ messages: [question, toolResult] }) - promptTokenBound({ messages: bare })).toBe(6 * PDF_PAGE_TOKEN_BOUND);
+  });
+
+  it('estimates an image by its pixels as Anthropic counts them (scaled to 1,568 px and ~1.15 MP), a PDF by its pages', async () => {
+    const png = (width: number, height: number) => {
+      const header = Buffer.alloc(24);
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(header);
+      header.write('IHDR', 12, 'latin1');
+      header.writeUInt32BE(width, 16);
+      header.writeUInt32BE(height, 20);
+      return `data:image/png;base64,${header.toString('base64')}`;
+    };
+    expect(imageTokenEstimate(png(200, 150))).toBe(40);
+    // A 4K screenshot: scaled to ~1.15 MP first.
+    expect(imageTokenEstimate(png(3840, 2160))).toBe(1534);
+    expect(imageTokenEstimate(png(3000, 400))).toBe(Math.ceil((1568 * (400 * 1568) / 3000) / 750));
+    expect(imageTokenEstimate('https://x.test/a.png')).toBe(UNKNOWN_IMAGE_TOKENS);
+    const text: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'Look.' }] };
+    const pdf = `data:application/pdf;base64,${Buffer.from('%PDF-1.4\n<< /Type /Page >>\n<< /Type /Page >>\n%%EOF').toString('base64')}`;
+    const attached: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'Look.' }, { type: 'image_url', image_url: { url: png(200, 150) } }, { type: 'file', file: { file_data: pdf } }] };
+    expect((await countPromptTokens({ messages: [attached] })) - (await countPromptTokens({ messages: [text] }))).toBe(40 + 2 * PDF_PAGE_TOKEN_ESTIMATE);
+    // The estimate stays within the bound the budget reserves.
+    expect(promptTokenBound({ messages: [attached] })).toBeGreaterThanOrEqual(await countPromptTokens({ messages: [attached] }));
   });
 
   it('counts text with the BPE tokenizer, plus framing per message', async () => {

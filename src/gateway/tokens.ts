@@ -9,10 +9,12 @@
 //   bill for the largest image they take; a PDF by its pages (pdf-pages.ts counts them), each a
 //   fixed allowance for its text and its image.
 // - `countPromptTokens` / `countCompletionTokens`: usage when an upstream reports none, with
-//   the o200k BPE of gpt-tokenizer (pure JS), plus OpenAI's per-message framing overhead.
+//   the o200k BPE of gpt-tokenizer (pure JS), plus OpenAI's per-message framing overhead, and
+//   images and PDF pages by estimates (an image by its pixels when its header says them).
 //   Loaded on first use only. Records counted this way are marked estimated.
+import { dataUrlImageSize } from './image-size.js';
 import { pdfPageCount } from './pdf-pages.js';
-import { contentText, type ChatCompletionRequest, type ToolCall } from './types.js';
+import { contentText, type ChatCompletionRequest, type ContentPart, type ToolCall } from './types.js';
 
 /** Framing tokens OpenAI adds per message and once per reply. */
 const TOKENS_PER_MESSAGE = 3;
@@ -34,6 +36,24 @@ export const IMAGE_TOKEN_BOUND = 2_600;
  */
 export const PDF_PAGE_TOKEN_BOUND = 3_000 + IMAGE_TOKEN_BOUND;
 
+/** An image's estimate when its size is not known (a URL, a format not read): a large image's, scaled as below. */
+export const UNKNOWN_IMAGE_TOKENS = 1_600;
+/** A PDF page's estimate: the middle of Anthropic's typical 1,500-3,000 tokens of text, and its image. */
+export const PDF_PAGE_TOKEN_ESTIMATE = 2_250 + UNKNOWN_IMAGE_TOKENS;
+
+/**
+ * An image's tokens as Anthropic counts them: width x height / 750, once scaled (aspect kept) to a
+ * long edge of at most 1,568 px and at most ~1.15 megapixels; the size read off a `data:` URL's
+ * header (PNG, GIF, JPEG), else UNKNOWN_IMAGE_TOKENS. Within IMAGE_TOKEN_BOUND either way.
+ */
+export function imageTokenEstimate(url: string): number {
+  const size = dataUrlImageSize(url);
+  if (!size) return UNKNOWN_IMAGE_TOKENS;
+  const { width, height } = size;
+  const scale = Math.min(1, 1568 / Math.max(width, height), Math.sqrt(1_150_000 / (width * height)));
+  return Math.max(1, Math.ceil((width * scale * height * scale) / 750));
+}
+
 /** What a call sends as input: the messages plus the tools offered and the tool choice. */
 export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
 
@@ -45,22 +65,15 @@ function loadTokenizer(): Promise<CountTokens> {
   return tokenizer;
 }
 
-/**
- * The texts of the input, the tokens of framing around them, and the images and PDF pages it holds
- * (user messages and tool results); PDFs are read for their pages only when `pages` is asked for.
- */
-function promptTexts(input: PromptInput, pages = false): { framed: number; texts: string[]; images: number; pdfPages: number } {
+type Attachment = Exclude<ContentPart, { type: 'text' }>;
+
+/** The texts of the input, the tokens of framing around them, and its images and files (in user messages and tool results). */
+function promptTexts(input: PromptInput): { framed: number; texts: string[]; attachments: Attachment[] } {
   const texts: string[] = [];
-  let images = 0;
-  let pdfPages = 0;
+  const attachments: Attachment[] = [];
   for (const message of input.messages) {
     if (message.content) texts.push(contentText(message.content));
-    if (Array.isArray(message.content)) {
-      for (const part of message.content) {
-        if (part.type === 'image_url') images += 1;
-        else if (part.type === 'file' && pages) pdfPages += pdfPageCount(part.file.file_data);
-      }
-    }
+    if (Array.isArray(message.content)) for (const part of message.content) if (part.type !== 'text') attachments.push(part);
     if (message.name) texts.push(message.name);
     if (message.tool_call_id) texts.push(message.tool_call_id);
     for (const call of message.tool_calls ?? []) texts.push(call.id + call.function.name + call.function.arguments);
@@ -70,7 +83,14 @@ function promptTexts(input: PromptInput, pages = false): { framed: number; texts
   if (input.tools && input.tools.length > 0) texts.push(JSON.stringify(input.tools));
   if (input.tool_choice !== undefined) texts.push(JSON.stringify(input.tool_choice));
   if (input.response_format !== undefined) texts.push(JSON.stringify(input.response_format));
-  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts, images, pdfPages };
+  return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts, attachments };
+}
+
+/** The tokens of the images and PDFs, each counted by `image` and by `page` (a PDF's pages read off its bytes). */
+function attachmentTokens(attachments: Attachment[], image: (url: string) => number, page: number): number {
+  let total = 0;
+  for (const part of attachments) total += part.type === 'image_url' ? image(part.image_url.url) : pdfPageCount(part.file.file_data) * page;
+  return total;
 }
 
 /**
@@ -79,19 +99,23 @@ function promptTexts(input: PromptInput, pages = false): { framed: number; texts
  * counted here, or the budget reservation can fall short of the real cost).
  */
 export function promptTokenBound(input: PromptInput): number {
-  const { framed, texts, images, pdfPages } = promptTexts(input, true);
+  const { framed, texts, attachments } = promptTexts(input);
   const toolUse = input.tools && input.tools.length > 0 ? TOOL_USE_PROMPT_TOKENS : 0;
-  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + images * IMAGE_TOKEN_BOUND + pdfPages * PDF_PAGE_TOKEN_BOUND);
+  const attached = attachmentTokens(attachments, () => IMAGE_TOKEN_BOUND, PDF_PAGE_TOKEN_BOUND);
+  return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + attached);
 }
 
 export async function countTextTokens(text: string): Promise<number> {
   return text.length === 0 ? 0 : (await loadTokenizer())(text);
 }
 
-/** The input's tokens by the o200k BPE: message texts and framing, tool definitions and tool choice as their JSON. */
+/**
+ * The input's tokens by the o200k BPE: message texts and framing, tool definitions and tool choice
+ * as their JSON; images and PDF pages by their estimates (`imageTokenEstimate`, PDF_PAGE_TOKEN_ESTIMATE).
+ */
 export async function countPromptTokens(input: PromptInput): Promise<number> {
-  const { framed, texts } = promptTexts(input);
-  let total = framed;
+  const { framed, texts, attachments } = promptTexts(input);
+  let total = framed + attachmentTokens(attachments, imageTokenEstimate, PDF_PAGE_TOKEN_ESTIMATE);
   for (const text of texts) total += await countTextTokens(text);
   return total;
 }
