@@ -14,7 +14,7 @@ import { ClientAbortedError, type AttemptLog, type Failover } from './failover.j
 import { costOf } from './pricing.js';
 import type { RequestRecorder } from './recorder.js';
 import type { Router } from './router.js';
-import { countTextTokens } from './tokens.js';
+import { countBpeTokens } from './bpe-count.js';
 import type { UpstreamTransport } from './transport.js';
 import { contentText, type CallSignal, type ChatContext } from './types.js';
 import type { BudgetGuard } from '../billing/budget.js';
@@ -61,8 +61,7 @@ export class EmbeddingService {
       );
       const { target, value } = answered;
       const estimated = value.inputTokens === null;
-      let inputTokens = value.inputTokens ?? 0;
-      if (estimated) for (const text of input) inputTokens += await countTextTokens(text);
+      const inputTokens = value.inputTokens ?? (await countBpeTokens(input));
       const cost = costOf(target.model, { inputTokens, outputTokens: 0 });
       // Settled before the answer: an embedding call has no stream to outlive it.
       await this.deps.budget.settle(answered.reservation, cost).catch(() => {});

@@ -9,9 +9,11 @@
 //   bill for the largest image they take; a PDF by its pages (pdf-pages.ts counts them), each a
 //   fixed allowance for its text and its image.
 // - `countPromptTokens` / `countCompletionTokens`: usage when an upstream reports none, with
-//   the o200k BPE of gpt-tokenizer (pure JS), plus OpenAI's per-message framing overhead, and
-//   images and PDF pages by estimates (an image by its pixels when its header says them).
-//   Loaded on first use only. Records counted this way are marked estimated.
+//   the o200k BPE (bpe-count.ts: bounded work, in a worker thread, never throws), plus OpenAI's
+//   per-message framing overhead, and images and PDF pages by estimates (an image by its pixels
+//   when its header says them). Records counted this way are marked estimated.
+// A PDF copied into several parts of one request (item_reference) is read once per count.
+import { countBpeTokens } from './bpe-count.js';
 import { dataUrlImageSize } from './image-size.js';
 import { pdfPageCount } from './pdf-pages.js';
 import { contentText, type ChatCompletionRequest, type ContentPart, type ToolCall } from './types.js';
@@ -57,14 +59,6 @@ export function imageTokenEstimate(url: string): number {
 /** What a call sends as input: the messages plus the tools offered and the tool choice. */
 export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
 
-type CountTokens = (text: string) => number;
-let tokenizer: Promise<CountTokens> | undefined;
-
-function loadTokenizer(): Promise<CountTokens> {
-  tokenizer ??= import('gpt-tokenizer').then((module) => module.countTokens);
-  return tokenizer;
-}
-
 type Attachment = Exclude<ContentPart, { type: 'text' }>;
 
 /** The texts of the input, the tokens of framing around them, and its images and files (in user messages and tool results). */
@@ -86,10 +80,25 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[]; att
   return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts, attachments };
 }
 
-/** The tokens of the images and PDFs, each counted by `image` and by `page` (a PDF's pages read off its bytes). */
+/**
+ * The tokens of the images and PDFs, each counted by `image` and by `page` (a PDF's pages read off
+ * its bytes, once per distinct file: references can copy one PDF into many parts).
+ */
 function attachmentTokens(attachments: Attachment[], image: (url: string) => number, page: number): number {
+  const pagesOf = new Map<string, number>();
   let total = 0;
-  for (const part of attachments) total += part.type === 'image_url' ? image(part.image_url.url) : pdfPageCount(part.file.file_data) * page;
+  for (const part of attachments) {
+    if (part.type === 'image_url') {
+      total += image(part.image_url.url);
+      continue;
+    }
+    let pages = pagesOf.get(part.file.file_data);
+    if (pages === undefined) {
+      pages = pdfPageCount(part.file.file_data);
+      pagesOf.set(part.file.file_data, pages);
+    }
+    total += pages * page;
+  }
   return total;
 }
 
@@ -105,8 +114,9 @@ export function promptTokenBound(input: PromptInput): number {
   return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + attached);
 }
 
-export async function countTextTokens(text: string): Promise<number> {
-  return text.length === 0 ? 0 : (await loadTokenizer())(text);
+/** A text's o200k tokens (bounded work, never throws: bpe-count.ts). */
+export function countTextTokens(text: string): Promise<number> {
+  return countBpeTokens([text]);
 }
 
 /**
@@ -115,13 +125,9 @@ export async function countTextTokens(text: string): Promise<number> {
  */
 export async function countPromptTokens(input: PromptInput): Promise<number> {
   const { framed, texts, attachments } = promptTexts(input);
-  let total = framed + attachmentTokens(attachments, imageTokenEstimate, PDF_PAGE_TOKEN_ESTIMATE);
-  for (const text of texts) total += await countTextTokens(text);
-  return total;
+  return framed + attachmentTokens(attachments, imageTokenEstimate, PDF_PAGE_TOKEN_ESTIMATE) + (await countBpeTokens(texts));
 }
 
-export async function countCompletionTokens(content: string | null, toolCalls: ToolCall[] = []): Promise<number> {
-  let total = await countTextTokens(content ?? '');
-  for (const call of toolCalls) total += await countTextTokens(call.function.name + call.function.arguments);
-  return total;
+export function countCompletionTokens(content: string | null, toolCalls: ToolCall[] = []): Promise<number> {
+  return countBpeTokens([content ?? '', ...toolCalls.map((call) => call.function.name + call.function.arguments)]);
 }
