@@ -30,8 +30,15 @@ export async function answerGatewayCall(gateway: Gateway, call: GatewayCall, res
     return;
   }
   const stream = await gateway.stream(request, context, signal, options);
-  setCacheHeaders(res, stream.cache);
-  setGatewayHeaders(res, call, stream);
-  startEventStream(res);
-  await pipeEvents(res, call, signal, stream.chunks, wire.events(stream));
+  try {
+    setCacheHeaders(res, stream.cache);
+    setGatewayHeaders(res, call, stream);
+    startEventStream(res);
+    await pipeEvents(res, call, signal, stream.chunks, wire.events(stream));
+  } finally {
+    // However the writing ended (an error of ours before or while piping included), the stream
+    // is closed: its upstream call ends and its outcome is settled and recorded (once: a stream
+    // read to its end is already closed).
+    await stream.chunks[Symbol.asyncIterator]().return?.();
+  }
 }

@@ -117,12 +117,11 @@ export class ChatService {
             timed(trail, this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),
       );
       const { target, value: completion } = answered;
-      const usage = completion.usage ?? {
+      const { estimated, cost, ...usage } = await settledUsage(answered, promptTokens, async () => completion.usage ? { ...completion.usage, estimated: false } : {
         inputTokens: await countPromptTokens(upstreamRequest),
         outputTokens: await countCompletionTokens(completion.content, completion.toolCalls),
-      };
-      const estimated = completion.usage === null;
-      const cost = costOf(target.model, usage);
+        estimated: true,
+      });
       this.afterAnswer.defer(() => {
         this.settle(answered.reservation, cost);
         this.record(context, request, trail, 'success', 200, null, { ...usage, estimated, cost }, false);
@@ -179,7 +178,7 @@ export class ChatService {
         id: newCompletionId(),
         created: this.nowSeconds(),
         model: answered.target.model.id,
-        chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest, caching }),
+        chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest, promptTokens, caching }),
         cache: caching ? MISS : undefined,
         upstreamMs: trail.upstreamMs,
       };
@@ -198,6 +197,8 @@ export class ChatService {
       trail: Trail;
       answered: Awaited<ReturnType<Failover['run']>>;
       prompt: PromptInput;
+      /** The prompt's bound, as the hold counted it. */
+      promptTokens: number;
       caching: Caching | undefined;
     },
   ): AsyncIterableIterator<NormalizedChunk> {
@@ -212,8 +213,7 @@ export class ChatService {
         return output.take(chunk);
       },
       finish: async (outcome) => {
-        const usage = await output.usage(state.prompt);
-        const cost = costOf(answered.target.model, usage);
+        const { cost, ...usage } = await settledUsage(answered, state.promptTokens, () => output.usage(state.prompt));
         this.afterAnswer.defer(() => {
           this.settle(answered.reservation, cost);
           const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;
@@ -391,11 +391,34 @@ async function openStream(opening: Promise<UpstreamChunks>): Promise<{ head: Nor
   }
 }
 
-/** Accumulates what was streamed, for usage when the upstream reports none; drops upstream usage chunks. */
+/**
+ * An answer's usage and cost for its settlement and records, whatever happens on the way: the
+ * upstream's or estimated usage (`usage`), else, should that fail (an error in our own code), the
+ * hold's own worst case, so the budget never moves less than the call may have cost.
+ */
+async function settledUsage(
+  answered: Pick<Awaited<ReturnType<Failover['run']>>, 'target' | 'reservation' | 'maxTokens'>,
+  promptTokens: number,
+  usage: () => Promise<TokenCounts & { estimated: boolean }>,
+): Promise<TokenCounts & { estimated: boolean; cost: number }> {
+  try {
+    const counted = await usage();
+    return { ...counted, cost: costOf(answered.target.model, counted) };
+  } catch {
+    return { inputTokens: promptTokens, outputTokens: answered.maxTokens, estimated: true, cost: answered.reservation.amount };
+  }
+}
+
+/**
+ * Accumulates what was streamed, for usage when the upstream reports none (or reported only its
+ * prompt's count before the stream ended, as Anthropic's message_start does); drops upstream
+ * usage chunks.
+ */
 class OutputTally {
   private text = '';
   private readonly toolArguments: ToolCall[] = [];
   private reported: TokenCounts | undefined;
+  private promptReported: TokenCounts | undefined;
 
   /** Returns whether the chunk should be forwarded. */
   take(chunk: NormalizedChunk): boolean {
@@ -403,6 +426,7 @@ class OutputTally {
       this.reported = chunk.usage;
       return false;
     }
+    if (chunk.promptUsage) this.promptReported = chunk.promptUsage;
     if (chunk.delta.content) this.text += chunk.delta.content;
     // Thinking is output too (Anthropic counts it in output_tokens).
     if (chunk.delta.reasoning?.thinking) this.text += chunk.delta.reasoning.thinking;
@@ -414,7 +438,9 @@ class OutputTally {
 
   async usage(prompt: PromptInput): Promise<TokenCounts & { estimated: boolean }> {
     if (this.reported) return { ...this.reported, estimated: false };
-    return { inputTokens: await countPromptTokens(prompt), outputTokens: await countCompletionTokens(this.text, this.toolArguments), estimated: true };
+    const outputTokens = await countCompletionTokens(this.text, this.toolArguments);
+    if (this.promptReported) return { ...this.promptReported, outputTokens, estimated: true };
+    return { inputTokens: await countPromptTokens(prompt), outputTokens, estimated: true };
   }
 }
 

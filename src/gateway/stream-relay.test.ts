@@ -80,4 +80,19 @@ describe('RelayedChunks', () => {
     expect(settled.renewalStopped).toBe(true);
     expect(rest.returned).toBe(true);
   });
+
+  it('settles a failure once when our own tallying throws, in the head or in the rest', async () => {
+    for (const throwOn of ['one', ' two']) {
+      const rest = upstream([text(' two'), { delta: {}, finishReason: 'stop' }]);
+      const settled = outcomes();
+      settled.take = (chunk) => {
+        if (chunk.delta.content === throwOn) throw new Error('ours');
+        return true;
+      };
+      const { error } = await readAll(new RelayedChunks([text('one')], rest, settled));
+      expect(error).toMatchObject({ message: 'relayed: ours' });
+      expect(settled.finished).toEqual(['failure']);
+      expect(rest.returned).toBe(true);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // The chunks of an answer being streamed, as the route reads them: the head already pulled (until
 // the first content), then the upstream's rest, then one final chunk with the usage; the outcome
-// (success, failure, aborted) settled exactly once, whether the stream ends, fails, or its reader
-// stops early. A hand-written iterator rather than an async generator: a generator's yield costs
+// (success, failure, aborted) settled exactly once, whether the stream ends, fails (the upstream,
+// or our own tallying), or its reader stops early. A hand-written iterator rather than an async generator: a generator's yield costs
 // an await and several promises per chunk, a measurable share of a stream's CPU.
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import { DONE, type UpstreamChunks } from './upstream-stream.js';
@@ -34,7 +34,11 @@ export class RelayedChunks implements AsyncIterableIterator<NormalizedChunk> {
     if (this.closed) return Promise.resolve(DONE);
     while (this.headIndex < this.head.length) {
       const chunk = this.head[this.headIndex++]!;
-      if (this.outcomes.take(chunk)) return Promise.resolve({ done: false, value: chunk });
+      try {
+        if (this.outcomes.take(chunk)) return Promise.resolve({ done: false, value: chunk });
+      } catch (error) {
+        return this.onError(error);
+      }
     }
     if (this.finalSent) return this.close().then(() => DONE);
     return this.rest.next().then(this.onNext, this.onError);
@@ -52,7 +56,14 @@ export class RelayedChunks implements AsyncIterableIterator<NormalizedChunk> {
 
   private readonly onNext = (next: IteratorResult<NormalizedChunk>): IteratorResult<NormalizedChunk> | Promise<IteratorResult<NormalizedChunk>> => {
     if (next.done) return this.finishWith('success').then(this.onFinished, this.onError);
-    if (this.outcomes.take(next.value)) return { done: false, value: next.value };
+    let forward: boolean;
+    try {
+      forward = this.outcomes.take(next.value);
+    } catch (error) {
+      // An error of our own while tallying: the stream fails, settled like an upstream's failure.
+      return this.onError(error);
+    }
+    if (forward) return { done: false, value: next.value };
     return this.rest.next().then(this.onNext, this.onError);
   };
 

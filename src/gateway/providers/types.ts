@@ -57,6 +57,11 @@ export interface NormalizedChunk {
   delta: ChunkDelta;
   finishReason: string | null;
   usage?: TokenCounts;
+  /**
+   * The prompt's counts, when the upstream reports them before the answer (Anthropic's
+   * message_start): what the stream is billed for its prompt should it end before the usage.
+   */
+  promptUsage?: TokenCounts;
   /** On the final usage chunk the gateway adds: the answer's cost in USD. */
   cost?: number;
   /** With a finish reason: the stop sequence that ended the answer, when the upstream names it. */

@@ -292,9 +292,11 @@ export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionReq
     translate(event: SseEvent): NormalizedChunk[] {
       const parsed = JSON.parse(event.data) as AnthropicStreamEvent;
       switch (parsed.type) {
-        case 'message_start':
+        case 'message_start': {
           prompt = parsed.message?.usage;
-          return [{ delta: { role: 'assistant' }, finishReason: null }];
+          const promptUsage = tokenCountsOf(prompt, 0);
+          return [promptUsage ? { delta: { role: 'assistant' }, finishReason: null, promptUsage } : { delta: { role: 'assistant' }, finishReason: null }];
+        }
         case 'content_block_start': {
           const block = parsed.content_block;
           if (block?.type === 'thinking' || block?.type === 'redacted_thinking') {
