@@ -40,17 +40,14 @@ export interface GatewayEndpoint {
 }
 
 /**
- * Runs a handler; a call that fails before any budget hold (bad body, unknown or forbidden model,
- * DLP block) counts its rate limits here, alone, and an over-limit caller then gets the 429
- * instead of the other error.
+ * Runs a handler once the call is admitted: its rate limits (key, keys above it, organization)
+ * are counted before any work on its bytes (schema parsing, references, DLP, the response cache,
+ * token counts), so a caller over its limit gets its 429 having cost next to nothing. The count
+ * comes from local rate blocks where the budget ledger leases them (no round trip on the hot path).
  */
 export async function runGatewayHandler(handler: GatewayHandler, call: GatewayCall, res: ServerResponse): Promise<void> {
-  try {
-    await handler(call, res);
-  } catch (error) {
-    await call.admission?.countAlone();
-    throw error;
-  }
+  await call.admission?.countAlone();
+  await handler(call, res);
 }
 
 /** The handler as an Express route (mounted after body parsing, authentication and rate limit). */

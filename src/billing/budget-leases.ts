@@ -180,6 +180,39 @@ export class LeaseBook {
     return { status: 'leased', leaseId: lease.id, rate: request.counters.length ? { admitted: true, windows } : undefined };
   }
 
+  /**
+   * Counts a request's rate-limit counters alone, before any budget is asked (admission before
+   * work): from this book's token blocks when each counter has one (no round trip), else one ADMIT
+   * call that counts the rest and leases their blocks. `uninitialised`: the organization's budget
+   * is not loaded in the store yet (the script checks it first).
+   */
+  async admitRate(ref: PeriodRef, nowMs: number, counters: CounterHit[]): Promise<HitResult | 'uninitialised'> {
+    const now = Date.now();
+    const local = counters.map((hit) => (this.blocks.has(hit, now) ? this.blocks.take(hit, now) : undefined));
+    if (local.every((window) => window !== undefined)) return { admitted: true, windows: local };
+    const sent = counters.filter((_, i) => !local[i]).map((hit) => ({ hit, lease: this.blocks.leaseSize(hit.limit) }));
+    const undo = () => counters.forEach((hit, i) => local[i] && this.blocks.giveBack(hit));
+    let outcome;
+    try {
+      outcome = await this.store.admit({ ...ref, nowMs, amount: 0, budget: { mode: 'none' }, counters: sent });
+    } catch (error) {
+      undo();
+      throw error;
+    }
+    if (outcome.status === 'uninitialised') {
+      undo();
+      return 'uninitialised';
+    }
+    let next = 0;
+    const windows = local.map((window): WindowCount => window ?? TokenBlocks.counted(outcome.counts[next++]!));
+    if (outcome.status === 'limited') {
+      undo();
+      return { admitted: false, windows };
+    }
+    sent.forEach(({ hit }, i) => this.blocks.store(hit, outcome.counts[i]!, now));
+    return { admitted: true, windows };
+  }
+
   /** One ADMIT script call: counts the counters without a local token, and covers the budget locally, by a new lease, or by a hold. */
   private async refill(request: LeaseAdmission): Promise<LeaseAdmitResult> {
     const now = Date.now();

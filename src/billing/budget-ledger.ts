@@ -19,6 +19,7 @@ import type { Orm } from '../db/orm.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
+import type { CounterHit, HitResult } from '../rate-limit/counters.js';
 import type { SharedState } from '../redis.js';
 import type { BudgetControl, BudgetGuard, BudgetReservation, BudgetStatus, ReserveOptions } from './budget.js';
 import { createLeaseBook, type LeaseAdmission, type LeaseAdmitResult, type LeaseBook, type LeaseSettings } from './budget-leases.js';
@@ -108,6 +109,29 @@ export class BudgetLedger implements BudgetGuard, BudgetControl {
     if (outcome.status === 'exceeded') throw exceededError(outcome.scope);
     if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
     return { id: reservationId(period.key, hold.holdId, keyBudgets), organizationId, amount: worstCaseCost };
+  }
+
+  /**
+   * Counts a request's rate-limit counters ahead of its work, without a round trip while this
+   * process holds rate blocks for them (leases); undefined when there are no leases or the store
+   * failed (the caller counts them itself then, as without leases).
+   */
+  async countRate(organizationId: string, counters: CounterHit[]): Promise<HitResult | undefined> {
+    const leases = this.leases;
+    if (!leases || counters.length === 0) return undefined;
+    const now = this.deps.clock.now();
+    const period = this.periodOf(now);
+    const ref = { organizationId, period: period.key };
+    try {
+      let outcome = await leases.admitRate(ref, now.getTime(), counters);
+      if (outcome === 'uninitialised') {
+        await this.load(ref, period);
+        outcome = await leases.admitRate(ref, now.getTime(), counters);
+      }
+      return outcome === 'uninitialised' ? undefined : outcome;
+    } catch {
+      return undefined;
+    }
   }
 
   /** One script call (which may take a lease), after loading the organization's budget if the store lacks it. */

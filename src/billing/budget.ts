@@ -12,9 +12,9 @@ export interface BudgetReservation {
 }
 
 /**
- * A request's rate-limit counters, still to be counted: the first hold of the request counts
- * them in the same atomic step (one Redis round trip for both), a request that ends before any
- * hold counts them alone.
+ * A request's rate-limit counters, still to be counted. Gateway calls count them first, before
+ * any work on the request's bytes (`countAlone`, from local rate blocks where the ledger has
+ * leases); a hold given an admission not counted yet counts it in the same atomic step.
  */
 export interface PendingAdmission {
   readonly counters: CounterHit[];
@@ -54,6 +54,11 @@ export interface BudgetGuard {
   keepAlive(reservation: BudgetReservation): () => void;
   settle(reservation: BudgetReservation, actualCost: number): Promise<void>;
   release(reservation: BudgetReservation): Promise<void>;
+  /**
+   * Counts rate-limit counters alone, from local rate blocks where it can (no round trip);
+   * undefined when it cannot count them (the caller counts them in its own store).
+   */
+  countRate?(organizationId: string, counters: CounterHit[]): Promise<HitResult | undefined>;
 }
 
 /** No cap: reservations always succeed. */

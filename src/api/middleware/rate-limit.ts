@@ -3,14 +3,14 @@
 // carries X-RateLimit-Limit / -Remaining / -Reset (seconds until the window resets) for the
 // tighter of the two; a rejected request is 429 rate_limited with Retry-After. A key may carry its
 // own per-minute limit (set at creation) instead of the default. Gateway calls count the same
-// counters inside the budget hold's script (billing/budget.ts, PendingAdmission), so they cost
-// one Redis round trip for both.
+// counters before any work on their bodies (gateway-call.ts), from the budget ledger's local rate
+// blocks where it leases them, so the hot path adds no round trip.
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { PendingAdmission } from '../../billing/budget.js';
 import { metrics } from '../../metrics.js';
 import type { CounterHit, HitResult } from '../../rate-limit/counters.js';
-import { counterStoreFor, decision, rateLimitedError, type CounterStore, type RateLimitDecision } from '../../rate-limit/limiter.js';
+import { counterStoreFor, decision, rateLimitedError, type RateLimitDecision } from '../../rate-limit/limiter.js';
 import type { Caller } from '../../identity/caller.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from './auth.js';
@@ -35,10 +35,9 @@ const MINUTE_MS = 60_000;
  * Per credential and per organization limits for authenticated routes (mount after
  * `authenticate`). A key's own `rateLimitPerMinute` replaces the per-key default. Gateway calls
  * (POST /v1/chat/completions, /v1/embeddings, /v1/responses, /v1/messages) are not counted here: they carry a
- * PendingAdmission that the budget hold counts in the same script (see billing/budget.ts), and
- * the route counts it alone if the request ends before any hold.
+ * PendingAdmission that the gateway route counts before its handler runs (runGatewayHandler).
  */
-export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): RequestHandler {
+export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config' | 'budget'>): RequestHandler {
   const admissionOf = admissions(deps);
   return async (req, res, next) => {
     const admission = admissionOf(callerOf(req), res);
@@ -56,8 +55,15 @@ export function rateLimit(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): 
  * A caller's rate-limit counters for one request, not yet counted: per credential (a key's own
  * `rateLimitPerMinute`, else the per-key default) and per organization.
  */
-export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>): (caller: Caller, res: ServerResponse) => PendingAdmission {
-  const store = counterStoreFor(deps);
+export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config' | 'budget'>): (caller: Caller, res: ServerResponse) => PendingAdmission {
+  const shared = counterStoreFor(deps);
+  // Where the budget ledger holds rate blocks (leases), a count alone usually needs no round trip.
+  const { budget } = deps;
+  const store: AdmissionCounter = {
+    async hit(organizationId, counters) {
+      return (await budget.countRate?.(organizationId, counters)) ?? shared.hit(counters);
+    },
+  };
   // A cached API key's caller is the same object on every request: its counters are built once.
   const countersByCaller = new WeakMap<Caller, CounterHit[]>();
   const countersOf = (caller: Caller): CounterHit[] => {
@@ -77,7 +83,11 @@ export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config'>):
     }
     return hits;
   };
-  return (caller, res) => new Admission(countersOf(caller), res, store);
+  return (caller, res) => new Admission(caller.organizationId, countersOf(caller), res, store);
+}
+
+interface AdmissionCounter {
+  hit(organizationId: string, counters: CounterHit[]): Promise<HitResult>;
 }
 
 /** A request's rate-limit counters, counted once: by its first budget hold, or alone. */
@@ -85,9 +95,10 @@ class Admission implements PendingAdmission {
   counted = false;
 
   constructor(
+    private readonly organizationId: string,
     readonly counters: CounterHit[],
     private readonly res: ServerResponse,
-    private readonly store: CounterStore,
+    private readonly store: AdmissionCounter,
   ) {}
 
   apply(result: HitResult): void {
@@ -104,6 +115,6 @@ class Admission implements PendingAdmission {
 
   async countAlone(): Promise<void> {
     if (this.counted) return;
-    this.apply(await this.store.hit(this.counters));
+    this.apply(await this.store.hit(this.organizationId, this.counters));
   }
 }
