@@ -75,6 +75,17 @@ const promptInput: fc.Arbitrary<PromptInput> = fc.record(
 );
 
 describe('token counts', () => {
+  it('covers the tool-use prompt Anthropic adds for a JSON schema answer (it goes up as a tool)', async () => {
+    const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
+    const input: PromptInput = { messages: [{ role: 'user', content: 'ok?' }], response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } } };
+    const billed = (await countPromptTokens({ messages: input.messages })) + (await countTextTokens(JSON.stringify(input.response_format))) + ANTHROPIC_TOOL_USE_PROMPT;
+    expect(promptTokenBound(input)).toBeGreaterThanOrEqual(billed);
+  });
+
+  it('bounds an image at what OpenAI\'s patch-based models bill at most (1,536 patches x 2.46 on gpt-4.1-nano)', () => {
+    expect(IMAGE_TOKEN_BOUND).toBeGreaterThanOrEqual(Math.ceil(1_536 * 2.46));
+  });
+
   it('bounds every prompt from above without tokenizing', async () => {
     for (const text of samples) {
       const messages: ChatMessage[] = [

@@ -4,7 +4,8 @@
 //   (message texts, names and tool-call ids, tool definitions, tool_choice) is a safe upper bound,
 //   and it costs nothing (a 100 KB prompt takes milliseconds to tokenize, and the BPE tables take
 //   ~70 MB of memory). Tool definitions are counted as their JSON text, which providers render
-//   more compactly, plus a fixed allowance for the tool-use instructions providers add. An image
+//   more compactly, plus a fixed allowance for the tool-use instructions providers add (with
+//   tools, or a JSON schema answer, which Anthropic upstreams get as a tool). An image
 //   is billed by its pixels, not its bytes: each counts a fixed allowance above what the providers
 //   bill for the largest image they take; a PDF by its pages (pdf-pages.ts counts them), each a
 //   fixed allowance for its text and its image.
@@ -28,10 +29,11 @@ const TOKENS_PER_REPLY = 3;
 export const TOOL_USE_PROMPT_TOKENS = 512;
 /**
  * Tokens an image may cost at most: Anthropic bills about 1,600 for the largest image it takes
- * unscaled (1.15 megapixels), OpenAI's high detail up to ~1,100 (gpt-4o's tiles) or ~2,500
- * (gpt-4.1-mini's patches).
+ * unscaled (1.15 megapixels), OpenAI's high detail up to ~1,100 (gpt-4o's tiles), and its
+ * patch-based models up to 1,536 patches times a model multiplier (gpt-4.1-mini 1.62, o4-mini
+ * 1.72, gpt-4.1-nano 2.46: up to ~3,780).
  */
-export const IMAGE_TOKEN_BOUND = 2_600;
+export const IMAGE_TOKEN_BOUND = 3_800;
 /**
  * Tokens a PDF page is counted at: providers bill each page's text (Anthropic documents 1,500 to
  * 3,000 tokens a page, typically) and an image of the page.
@@ -109,7 +111,8 @@ function attachmentTokens(attachments: Attachment[], image: (url: string) => num
  */
 export function promptTokenBound(input: PromptInput): number {
   const { framed, texts, attachments } = promptTexts(input);
-  const toolUse = input.tools && input.tools.length > 0 ? TOOL_USE_PROMPT_TOKENS : 0;
+  // A JSON schema answer goes to Anthropic as a tool (structured-output.ts): its tool-use prompt too.
+  const toolUse = (input.tools && input.tools.length > 0) || input.response_format?.type === 'json_schema' ? TOOL_USE_PROMPT_TOKENS : 0;
   const attached = attachmentTokens(attachments, () => IMAGE_TOKEN_BOUND, PDF_PAGE_TOKEN_BOUND);
   return texts.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), framed + toolUse + attached);
 }
