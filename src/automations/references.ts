@@ -10,11 +10,11 @@ import { badRequest } from '../errors.js';
 
 type Deps = Pick<AppDeps, 'config' | 'orm' | 'gateway'>;
 
-/** 400 naming `model` unless the gateway serves it as a model id or a tier. */
+/** 400 naming `model` unless the gateway serves it as a model id or a tier; the message names no other model (a key may be limited to some). */
 export function assertKnownModel(deps: Pick<Deps, 'gateway'>, model: string): void {
   const names = deps.gateway.models();
   if (!names.includes(model)) {
-    throw badRequest(`The model '${model}' is not a model or tier of the gateway (one of: ${names.join(', ')})`, 'model');
+    throw badRequest(`The model '${model}' is not a model or tier of the gateway (GET /v1/models lists those you may use)`, 'model');
   }
 }
 

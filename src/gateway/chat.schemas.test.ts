@@ -1,5 +1,7 @@
+import fc from 'fast-check';
+import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
-import { chatCompletionRequestSchema, parseChatCompletionBody, parseCommonChatBody } from './chat.schemas.js';
+import { ATTACHMENT_PATTERNS, IMAGE_MEDIA_TYPES, chatCompletionRequestSchema, imageUrlProblem, isBase64, isImageDataUrl, parseChatCompletionBody, parseCommonChatBody } from './chat.schemas.js';
 
 const base = { model: 'standard', messages: [{ role: 'user', content: 'Hello' }] };
 
@@ -96,5 +98,51 @@ describe('reasoning_effort', () => {
     expect(() => parseChatCompletionBody({ ...base, reasoning_effort: 'max' })).toThrow(
       expect.objectContaining({ code: 'bad_request', param: 'reasoning_effort', message: expect.stringContaining('none, minimal, low, medium, high, xhigh') }),
     );
+  });
+});
+
+describe('image URLs and PDF data', () => {
+  const withImage = (url: string) => ({ ...base, messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url } }] }] });
+  const withFile = (fileData: string) => ({ ...base, messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: fileData } }] }] });
+
+  it('takes an https URL and a base64 PNG, JPEG, GIF or WebP; refuses anything else naming the part', () => {
+    for (const url of ['https://example.com/a.png', 'https://example.com/a.png?x=1#y', ...IMAGE_MEDIA_TYPES.map((type) => `data:${type};base64,iVBORw0KGgo=`)]) {
+      expect(() => parseChatCompletionBody(withImage(url)), url).not.toThrow();
+    }
+    for (const url of ['http://example.com/a.png', 'ftp://example.com/a.png', 'https:example.com', 'https://exa mple.com/', 'https://a\\b', 'https://\u0000x', 'data:image/svg+xml;base64,AAAA', 'data:image/png,AAAA', 'data:image/png;base64,AAA', 'data:image/png;base64,A===', 'data:image/png;base64,AAAA\n']) {
+      expect(() => parseChatCompletionBody(withImage(url)), JSON.stringify(url)).toThrow(expect.objectContaining({ code: 'bad_request', param: 'messages[0].content[1].image_url.url', message: expect.stringMatching(/^url /) }));
+    }
+  });
+
+  it('takes a PDF as valid base64 only, naming file_data', () => {
+    expect(() => parseChatCompletionBody(withFile('data:application/pdf;base64,JVBERi0='))).not.toThrow();
+    for (const fileData of ['data:application/pdf;base64,%PDF-1.4', 'data:application/pdf;base64,JVBERi0', 'data:application/pdf;base64,', 'data:text/plain;base64,AAAA']) {
+      expect(() => parseChatCompletionBody(withFile(fileData)), fileData).toThrow(expect.objectContaining({ code: 'bad_request', param: 'messages[0].content[0].file.file_data' }));
+    }
+  });
+
+  it('holds base64 to the standard alphabet, padded, a multiple of 4 long (property)', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), (bytes) => isBase64(Buffer.from(bytes).toString('base64'))));
+    // Whatever it takes decodes to as many bytes as its length says: nothing is skipped.
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'AZaz09+/=-_ .%\n'), maxLength: 40 }), (text) => {
+        if (!isBase64(text)) return;
+        const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+        expect(Buffer.from(text, 'base64').length).toBe((text.length / 4) * 3 - padding);
+      }),
+    );
+    expect(isBase64('data:x;base64,AAAA', 'data:x;base64,'.length)).toBe(true);
+    expect(['', 'A', 'AA=', 'A===', '====', 'AA==AA==', 'AAA-', 'AA A'].filter((text) => isBase64(text))).toEqual([]);
+  });
+
+  it.each(ATTACHMENT_PATTERNS.map((pattern) => ({ pattern, source: pattern.source })))('checks in linear time: $source has no super-linear backtracking', async ({ pattern }) => {
+    const diagnostics = await check(pattern.source, pattern.flags, { randomSeed: 1, timeout: null, attackTimeout: null, incubationTimeout: null, seedingTimeout: null });
+    expect(diagnostics.status, JSON.stringify(diagnostics).slice(0, 2000)).toBe('safe');
+  }, 180_000);
+
+  it('reads every image URL that is not a base64 image of the four types as something other than bytes', () => {
+    expect(isImageDataUrl('data:image/png;base64,AAAA')).toBe(true);
+    for (const url of ['https://x.test/a.png', ' data:image/png;base64,AAAA', 'data:image/svg+xml;base64,AAAA', 'data:text/plain;base64,AAAA', 'DATA:image/png;base64,AAAA']) expect(isImageDataUrl(url), url).toBe(false);
+    expect(imageUrlProblem('https://x.test/a.png')).toBeUndefined();
   });
 });

@@ -11,9 +11,83 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
+/**
+ * Attachments, as every wire format takes them: an image is an `https:` URL the provider fetches
+ * or the image itself as `data:image/(png|jpeg|gif|webp);base64,<base64>`; a file is a PDF as
+ * `data:application/pdf;base64,<base64>`. Nothing else: DLP reads an https URL as text and leaves
+ * an image's or a PDF's bytes alone, so nothing may fall between the two, and a data: URL's media
+ * type becomes Anthropic's `media_type`. Cost: linear in the value and bounded by BODY_LIMIT_BYTES;
+ * the base64 check is one search for a single character class (nothing to backtrack; about 1 ms
+ * a MiB), an https URL one search likewise and one WHATWG URL parse.
+ */
+export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg|gif|webp);base64,/;
+const PDF_DATA_URL_PREFIX = 'data:application/pdf;base64,';
+/** A character outside standard base64's alphabet. */
+const NOT_BASE64 = /[^A-Za-z0-9+/]/;
+/**
+ * What a URL parser could read two ways, or a client would have encoded: a character outside
+ * printable ASCII (`!`-`~`) and below U+00A0 (control characters, space, DEL), other whitespace,
+ * a backslash.
+ */
+const AMBIGUOUS_IN_URL = /[^!-~\u00a0-\uffff]|[\s\\]/;
+const HTTPS_SCHEME = /^https:\/\//i;
+/** The patterns above, for the ReDoS check of chat.schemas.test.ts. */
+export const ATTACHMENT_PATTERNS: readonly RegExp[] = [IMAGE_DATA_URL, NOT_BASE64, AMBIGUOUS_IN_URL, HTTPS_SCHEME];
+
+/** Whether `text` from `from` on is standard base64: not empty, a multiple of 4 long, the alphabet, at most two `=` at the end. */
+export function isBase64(text: string, from = 0): boolean {
+  const length = text.length - from;
+  if (length <= 0 || length % 4 !== 0) return false;
+  let end = text.length;
+  if (text.charCodeAt(end - 1) === 61) end--;
+  if (text.charCodeAt(end - 1) === 61) end--;
+  return !NOT_BASE64.test(text.slice(from, end));
+}
+
+/** Whether `url` is an image's bytes (a data: URL of one of the four image types), not a URL anything fetches. */
+export function isImageDataUrl(url: string): boolean {
+  return IMAGE_DATA_URL.test(url);
+}
+
+/** Why `url` is not an image URL the gateway takes (an https URL, or a PNG, JPEG, GIF or WebP image as a base64 data: URL); undefined when it is one. */
+export function imageUrlProblem(url: string): string | undefined {
+  if (!url.startsWith('data:')) return httpsUrlProblem(url, 'must be an https: URL or a data:image/...;base64, URL');
+  const header = IMAGE_DATA_URL.exec(url);
+  if (!header) return 'must be a data: URL of an image/png, image/jpeg, image/gif or image/webp image in base64 (data:image/png;base64,...)';
+  return isBase64(url, header[0].length) ? undefined : "must hold the image as valid base64 after 'base64,'";
+}
+
+/** Why `url` is not an https URL one parser reads one way; undefined when it is one. */
+export function httpsUrlProblem(url: string, notHttps = 'must be an https: URL'): string | undefined {
+  if (!HTTPS_SCHEME.test(url)) return notHttps;
+  if (AMBIGUOUS_IN_URL.test(url) || !URL.canParse(url)) return 'must be a valid https: URL (without whitespace, control characters or backslashes)';
+  return undefined;
+}
+
+/** An image URL field (`field` names it in the message); `notString` is the message for a missing or non-string value. */
+export function imageUrlSchema(field: string, notString = `${field} must be a string`) {
+  return z.string({ error: notString }).superRefine((url, ctx) => {
+    const problem = imageUrlProblem(url);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });
+  });
+}
+
+/** An https URL field (a Messages image's `source.url`). */
+export const httpsUrlSchema = z.string({ error: 'url must be a string' }).superRefine((url, ctx) => {
+  const problem = httpsUrlProblem(url);
+  if (problem) ctx.addIssue({ code: 'custom', message: `url ${problem}` });
+});
+
+/** A base64 field (a Messages image's or PDF's `source.data`). */
+export const base64Schema = z.string({ error: 'data must be a string' }).refine((data) => isBase64(data), 'data must be valid base64');
+
 const PDF_DATA_URL = 'file_data must be a PDF as a data: URL (data:application/pdf;base64,...); file ids and URLs are not supported';
 /** A file part's `file_data` (chat completions, the Responses API): a PDF as a data: URL; the gateway has no files API. */
-export const pdfDataUrl = z.string({ error: PDF_DATA_URL }).regex(/^data:application\/pdf;base64,/, PDF_DATA_URL);
+export const pdfDataUrl = z.string({ error: PDF_DATA_URL }).superRefine((data, ctx) => {
+  if (!data.startsWith(PDF_DATA_URL_PREFIX)) ctx.addIssue({ code: 'custom', message: PDF_DATA_URL });
+  else if (!isBase64(data, PDF_DATA_URL_PREFIX.length)) ctx.addIssue({ code: 'custom', message: "file_data must hold the PDF as valid base64 after 'base64,'" });
+});
 
 /**
  * Images and files are a user's to send, or a tool's in its result. In a system, developer or
@@ -35,7 +109,7 @@ const contentPartSchema = z.discriminatedUnion(
     z.object({ type: z.literal('text'), text: z.string({ error: 'text must be a string' }) }),
     z.object({
       type: z.literal('image_url'),
-      image_url: z.object({ url: z.string({ error: 'url must be a string' }), detail: z.enum(['auto', 'low', 'high']).optional() }, { error: 'image_url must be an object' }),
+      image_url: z.object({ url: imageUrlSchema('url'), detail: z.enum(['auto', 'low', 'high']).optional() }, { error: 'image_url must be an object' }),
     }),
     z.object({
       type: z.literal('file'),

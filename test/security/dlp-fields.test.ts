@@ -275,9 +275,13 @@ describe('a secret in any listed field of a real request is blocked', () => {
     expect(upstreamSaw('lookup')).toBe(true);
   });
 
+  // Image and PDF bytes are valid base64 (anything else is a 400: test/security/gateway-inputs.test.ts);
+  // an AWS key id fits in base64 between two '/', where its detector matches it as text.
+  const BYTES_WITH_KEY = `${Buffer.from('%PDF-1.4\n').toString('base64')}/AKIAIOSFODNN7EXAMPLE/AA`;
+
   it('the template itself passes, and a data: image URL is not text (left alone)', async () => {
     const body = fullChatRequest();
-    body.messages[1].content[1].image_url.url = `data:image/png;base64,${Buffer.from(SECRET).toString('base64')}${SECRET}`;
+    body.messages[1].content[1].image_url.url = `data:image/png;base64,${BYTES_WITH_KEY}`;
     const res = await call(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body });
     expect(res.status, res.text).toBe(200);
   });
@@ -299,7 +303,7 @@ describe('a secret in any listed field of a real request is blocked', () => {
   });
 
   // A PDF's bytes ('file', and 'data' with a base64 source), on each route that takes files.
-  const PDF = `${Buffer.from('%PDF-1.4').toString('base64')}${SECRET}`;
+  const PDF = BYTES_WITH_KEY;
   const withPdf: Record<string, (model: string) => { path: string; body: Json }> = {
     'chat completions file part': (model) => {
       const body = fullChatRequest();

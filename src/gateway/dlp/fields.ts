@@ -4,15 +4,17 @@
 //   text        scanned; a `mask` detector masks it
 //   identifier  an id or a function/tool name: scanned, never masked (a finding blocks), so that
 //               ids still match between a tool call and its result
-//   url         an image URL the provider fetches: an http(s) URL is scanned as text; a data: URL
-//               is an image, not text, and is left alone
+//   url         an image URL: an https URL (which the provider fetches) is scanned as text; a
+//               data:image/(png|jpeg|gif|webp);base64 URL is an image, not text, and is left
+//               alone; the schemas refuse anything else (chat.schemas.ts, imageUrlProblem)
 //   json        a JSON value whose every string (keys included) is scanned as text
 //   routing     read by the gateway to choose a route and never sent upstream as written (the
 //               target's upstream model is sent instead)
-//   file        a file's bytes, a PDF as a data: URL: not text, sent as they are and left alone
-//   data        a Messages block's `source.data`: the bytes (base64) of an image or a PDF, not text,
-//               sent as they are and left alone like a data: URL; or the text of a plain-text
-//               document (`source.type` text), which is scanned as text
+//   file        a file's bytes, a PDF as a data:application/pdf;base64 URL (valid base64, checked
+//               by the schemas): not text, sent as they are and left alone
+//   data        a Messages block's `source.data`: the bytes (valid base64) of an image or a PDF,
+//               not text, sent as they are and left alone like a data: URL; or the text of a
+//               plain-text document (`source.type` text), which is scanned as text
 //   signed      an earlier answer's thinking (text, signature, redacted data), which the upstream
 //               checks against its signature: scanned as text, a block finding blocks, and a mask
 //               finding leaves the turn's thinking out rather than masked

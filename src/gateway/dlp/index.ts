@@ -1,11 +1,13 @@
 // Data-loss prevention for chat requests and run text: detectors, the scanner and the
 // per-organization policy. inspectRequest() is what the gateway calls before any upstream call:
 // it scans every text of the request that leaves, as fields.ts lists them: message content
-// (string or parts, http(s) image URLs included), tool-call arguments, tool results, tool
-// descriptions and parameter schemas, a structured-output schema, and the identifiers (names,
-// ids, tool_choice, stop sequences), which are never masked: a finding in an identifier blocks.
+// (string or parts, image URLs included but not an image's own bytes), tool-call arguments, tool
+// results, tool descriptions and parameter schemas, a structured-output schema, and the
+// identifiers (names, ids, tool_choice, stop sequences), which are never masked: a finding in an
+// identifier blocks.
 // An earlier answer's thinking is scanned too but cannot be masked (its signature covers it): a
 // mask finding leaves that turn's thinking out instead.
+import { isImageDataUrl } from '../chat.schemas.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart, ReasoningBlock, ResponseFormat, ToolCall, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
 import type { DlpPolicies, DlpPolicy } from './policy.js';
@@ -168,8 +170,9 @@ class PolicyScan {
       return filename === part.file.filename ? part : { ...part, file: { ...part.file, filename } };
     }
     if (part.type === 'image_url') {
-      // The provider fetches an http(s) URL: it leaves as text. A data: URL is an image, not text.
-      if (!/^https?:/i.test(part.image_url.url.trim())) return part;
+      // An image's bytes (a data: URL of a PNG, JPEG, GIF or WebP) are not text; any other URL
+      // leaves as text (the wire schemas take https ones only, which the provider fetches).
+      if (isImageDataUrl(part.image_url.url)) return part;
       const url = yield* this.text(part.image_url.url);
       return url === part.image_url.url ? part : { ...part, image_url: { ...part.image_url, url } };
     }

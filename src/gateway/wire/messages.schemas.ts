@@ -4,7 +4,7 @@
 // and ignored.
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { formatParam, innermost, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
+import { base64Schema, formatParam, httpsUrlSchema, IMAGE_MEDIA_TYPES, innermost, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
 
 const cacheControl = z.looseObject({ type: z.string() }).optional();
 
@@ -18,10 +18,12 @@ const imageBlock = z.object({
       z.object({
         type: z.literal('base64'),
         // The types Anthropic accepts; a fixed list, so no free text leaves in the data URL's header.
-        media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp'], { error: 'media_type must be one of image/jpeg, image/png, image/gif, image/webp' }),
-        data: z.string(),
+        media_type: z.enum(IMAGE_MEDIA_TYPES, { error: `media_type must be one of ${IMAGE_MEDIA_TYPES.join(', ')}` }),
+        // Bytes, left alone by DLP: base64 and nothing else (chat.schemas.ts states the check's cost).
+        data: base64Schema,
       }),
-      z.object({ type: z.literal('url'), url: z.string() }),
+      // Fetched by the provider and read by DLP as text: https only, as an image_url.
+      z.object({ type: z.literal('url'), url: httpsUrlSchema }),
     ],
     { error: 'image source type must be one of base64, url' },
   ),
@@ -38,7 +40,7 @@ const documentBlock = z.object({
   source: z.discriminatedUnion(
     'type',
     [
-      z.object({ type: z.literal('base64'), media_type: z.literal('application/pdf', { error: 'media_type must be application/pdf' }), data: z.string() }),
+      z.object({ type: z.literal('base64'), media_type: z.literal('application/pdf', { error: 'media_type must be application/pdf' }), data: base64Schema }),
       z.object({ type: z.literal('text'), media_type: z.literal('text/plain', { error: 'media_type must be text/plain' }), data: z.string() }),
     ],
     { error: 'document source type must be one of base64 (a PDF), text (send a document by URL or as content blocks as one of these)' },

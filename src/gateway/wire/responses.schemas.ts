@@ -2,7 +2,7 @@
 // clients send that the gateway has no use for (`include`, `truncation`,
 // `user`, `service_tier`, `prompt_cache_key`...) are accepted and ignored.
 import { z } from 'zod';
-import { jsonSchemaFormatFields, pdfDataUrl, reasoningEffortSchema, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
+import { imageUrlSchema, jsonSchemaFormatFields, pdfDataUrl, reasoningEffortSchema, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
 import { unsealReasoning } from '../reasoning.js';
 import { parseWith } from './messages.schemas.js';
 
@@ -11,7 +11,7 @@ const outputText = z.object({ type: z.literal('output_text'), text: z.string({ e
 const refusal = z.object({ type: z.literal('refusal'), refusal: z.string() });
 const inputImage = z.object({
   type: z.literal('input_image'),
-  image_url: z.string({ error: 'image_url must be a URL (https or data:); file_id images are not supported' }),
+  image_url: imageUrlSchema('image_url', 'image_url must be a URL (https or data:); file_id images are not supported'),
   detail: z.enum(['auto', 'low', 'high']).optional(),
 });
 const inputFile = z.object({
