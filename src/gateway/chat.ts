@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { countUsage, metrics } from '../metrics.js';
-import { assertModelAllowed, holdOptionsOf, isModelAllowed } from './access.js';
+import { holdOptionsOf, isModelAllowed, resolveForCaller } from './access.js';
 import { AfterAnswer } from './after-answer.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict, InspectedRequest } from './dlp/index.js';
@@ -100,8 +100,7 @@ export class ChatService {
   async complete(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options: ChatOptions = {}): Promise<ChatCompletionResult> {
     const trail = this.startTrail(request);
     try {
-      const targets = this.deps.router.resolve(request.model, 'chat');
-      assertModelAllowed(context, request.model);
+      const targets = resolveForCaller(this.deps.router, context, request.model, 'chat');
       const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: false };
       const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
       const hit = caching && (await this.answers.lookup(caching));
@@ -157,8 +156,7 @@ export class ChatService {
   async stream(request: ChatCompletionRequest, context: ChatContext, signal?: CallSignal, options: ChatOptions = {}): Promise<ChatCompletionStream> {
     const trail = this.startTrail(request);
     try {
-      const targets = this.deps.router.resolve(request.model, 'chat');
-      assertModelAllowed(context, request.model);
+      const targets = resolveForCaller(this.deps.router, context, request.model, 'chat');
       const upstreamRequest = { ...request, ...(await this.inspect(context, request, trail)), stream: true };
       const caching = this.answers.caching(context.organizationId, targets, upstreamRequest, options);
       const hit = caching && (await this.answers.lookup(caching));

@@ -1,13 +1,12 @@
 // Counting a prompt's tokens without calling an upstream (POST /v1/messages/count_tokens): the
 // model must exist and the caller's key may use it, as for an answer; the count is the o200k BPE
 // estimate usage falls back to (tokens.ts), not the upstream's own tokenizer.
-import { assertModelAllowed } from './access.js';
+import { resolveForCaller } from './access.js';
 import type { Router } from './router.js';
 import { countPromptTokens } from './tokens.js';
 import type { ChatCompletionRequest, ChatContext } from './types.js';
 
 export async function countRequestTokens(router: Router, request: ChatCompletionRequest, context: ChatContext): Promise<number> {
-  router.resolve(request.model, 'chat');
-  assertModelAllowed(context, request.model);
+  resolveForCaller(router, context, request.model, 'chat');
   return countPromptTokens(request);
 }

@@ -5,7 +5,7 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { countUsage, metrics } from '../metrics.js';
-import { assertModelAllowed, holdOptionsOf } from './access.js';
+import { holdOptionsOf, resolveForCaller } from './access.js';
 import type { DlpInspector } from './chat.js';
 import type { GatewayConfig } from './config.js';
 import type { EmbeddingRequest } from './embeddings.schemas.js';
@@ -50,8 +50,7 @@ export class EmbeddingService {
   async embed(request: EmbeddingRequest, context: ChatContext, signal?: CallSignal): Promise<EmbeddingResult> {
     const trail: Trail = { startedAt: performance.now(), attempts: 0, target: undefined, findings: {}, promptText: null };
     try {
-      const targets = this.deps.router.resolve(request.model, 'embedding');
-      assertModelAllowed(context, request.model);
+      const targets = resolveForCaller(this.deps.router, context, request.model, 'embedding');
       const input = await this.inspect(context, request, trail);
       // A token covers at least one UTF-8 byte: the byte length bounds the billed input.
       const promptTokens = input.reduce((total, text) => total + Buffer.byteLength(text, 'utf8'), 0);
