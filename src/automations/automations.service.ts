@@ -43,7 +43,7 @@ export async function createAutomation(deps: Deps, caller: Caller, body: unknown
   const input = parseOrThrow(createAutomationSchema, body);
   assertValidSchedule(deps, input.schedule, input.timezone);
   // With a skill the runs use its tier, so the default model need not exist; a model given must.
-  if (!input.skillId || (body as { model?: unknown }).model !== undefined) assertKnownModel(deps, input.model);
+  if (!input.skillId || (body as { model?: unknown }).model !== undefined) assertKnownModel(deps, input.model, caller);
   await assertToolsUsable(deps, caller.organizationId, caller.userId, input.tools);
   // No pin given = the skill's current version now; a later version never changes it by itself.
   const skillVersion = await pinnedSkillVersion(deps, caller, caller.userId, input);
@@ -102,7 +102,7 @@ export async function updateAutomation(deps: Deps, caller: Caller, id: string, b
   const timezone = input.timezone ?? automation.timezone;
   const scheduleChanged = schedule !== automation.schedule || timezone !== automation.timezone;
   if (scheduleChanged) assertValidSchedule(deps, schedule, timezone);
-  if (input.model !== undefined) assertKnownModel(deps, input.model);
+  if (input.model !== undefined) assertKnownModel(deps, input.model, caller);
   if (input.tools !== undefined) await assertToolsUsable(deps, automation.organizationId, automation.ownerId, input.tools);
   const reference = skillAfterUpdate(automation, input);
   const skill = reference ? { skillId: reference.skillId, skillVersion: await pinnedSkillVersion(deps, caller, automation.ownerId, reference) } : undefined;

@@ -7,11 +7,18 @@ import type { AppDeps } from '../runtime-deps.js';
 import { catalogFor } from '../connectors/catalog.js';
 import { ToolConnection } from '../connectors/entities.js';
 import { badRequest } from '../errors.js';
+import { assertModelAllowed } from '../gateway/access.js';
+import type { Caller } from '../identity/caller.js';
 
 type Deps = Pick<AppDeps, 'config' | 'orm' | 'gateway'>;
 
-/** 400 naming `model` unless the gateway serves it as a model id or a tier; the message names no other model (a key may be limited to some). */
-export function assertKnownModel(deps: Pick<Deps, 'gateway'>, model: string): void {
+/**
+ * 400 naming `model` unless the gateway serves it as a model id or a tier; the message names no
+ * other model. A key limited to some models gets the gateway's one answer for a model outside its
+ * list, 403 model_not_allowed, whether the model exists or not.
+ */
+export function assertKnownModel(deps: Pick<Deps, 'gateway'>, model: string, caller: Pick<Caller, 'keyLimits'>): void {
+  assertModelAllowed(caller, model);
   const names = deps.gateway.models();
   if (!names.includes(model)) {
     throw badRequest(`The model '${model}' is not a model or tier of the gateway (GET /v1/models lists those you may use)`, 'model');
