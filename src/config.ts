@@ -216,6 +216,8 @@ const envSchema = z.object({
   QUOTA_CONNECTIONS_PER_ORG: z.coerce.number().int().min(0).default(100),
   QUOTA_API_KEYS_PER_USER: z.coerce.number().int().min(0).default(50),
   QUOTA_ASSISTANTS_PER_ORG: z.coerce.number().int().min(0).default(1000),
+  /** Bytes of stored Responses API responses (as stored, encrypted) per organization; over it `store: true` is 403. */
+  QUOTA_STORED_RESPONSE_BYTES: z.coerce.number().int().min(0).default(1_073_741_824),
   /** API processes serving the port (node:cluster); default one per core in production, 1 otherwise. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   /** Traces on when set (OTLP over HTTP, `<endpoint>/v1/traces`); the other OTEL_* names are read by the SDK. */

@@ -77,7 +77,7 @@ export async function openRuntime(
     });
     const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
     const credentials = new CredentialCache(shared);
-    const responses = new ResponsesStore({ orm, secrets, clock, retentionDays: config.RESPONSES_RETENTION_DAYS });
+    const responses = new ResponsesStore({ orm, secrets, clock, retentionDays: config.RESPONSES_RETENTION_DAYS, limits: config });
     return {
       config,
       logger,

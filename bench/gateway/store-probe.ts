@@ -16,9 +16,9 @@ const database = await createScratchDatabase(process.env.DATABASE_URL!, 'store_p
 const orm = await openDatabase({ databaseUrl: database.url }, { entities });
 try {
   const org = await createTestOrganization(orm);
-  const store = new ResponsesStore({ orm, secrets: createSecretBox(randomBytes(32)), clock: systemClock, retentionDays: 30 });
+  const store = new ResponsesStore({ orm, secrets: createSecretBox(randomBytes(32)), clock: systemClock, retentionDays: 30, limits: { QUOTA_STORED_RESPONSE_BYTES: Number.MAX_SAFE_INTEGER, BODY_LIMIT_BYTES: 1 << 20 } });
   const body = parseResponsesBody({ model: 'fake-model', input: 'Summarize the meeting notes in two sentences.' });
-  const conversation = await store.conversation(org.id, body);
+  const caller = { organizationId: org.id, userId: org.member.id, role: org.member.role };
   const make = (ids: ResponseIdSequence) => responseObject({ id: ids.response, createdAt: 0, model: 'fake-model', body }, { status: 'completed', output: [{ type: 'message', id: ids.item('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello from the fake upstream', annotations: [] }] }], usage: { inputTokens: 11, outputTokens: 7 } });
   const pause = () => new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 10));
   for (const [label, concurrency, total, think] of [['warm-up', 8, 500, false], ['sequential', 1, 1000, false], ['64 at once', 64, 6400, false], ['64 clients, 10-20 ms apart', 64, 6400, true]] as const) {
@@ -28,8 +28,8 @@ try {
     await Promise.all(Array.from({ length: concurrency }, async () => {
       while (next++ < total) {
         if (think) await pause();
-        const ids = new ResponseIdSequence();
-        await store.save(org.id, JSON.stringify(make(ids)), conversation, ids);
+        const turn = await store.begin(caller, body);
+        await store.save(caller, turn, JSON.stringify(make(turn.ids)));
       }
     }));
     const ms = performance.now() - started;

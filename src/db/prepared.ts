@@ -7,6 +7,8 @@
 // `max_prepared_statements`, or session pooling).
 import type { Orm } from './orm.js';
 
-export async function runPrepared(orm: Orm, name: string, sql: string, bindings: readonly string[]): Promise<void> {
-  await orm.em.getConnection().getKnex().raw(sql, bindings).options({ name });
+/** Runs the statement; the rows it returns (RETURNING or a select), as both drivers give them. */
+export async function runPrepared<Row = Record<string, unknown>>(orm: Orm, name: string, sql: string, bindings: readonly string[]): Promise<Row[]> {
+  const result: { rows?: Row[] } | undefined = await orm.em.getConnection().getKnex().raw(sql, bindings).options({ name });
+  return result?.rows ?? [];
 }

@@ -1,18 +1,29 @@
-// Stored Responses API answers (`store`, the default): per organization, one row per response with
-// the response object and the conversation it answered; an item id names its response, so an
-// `item_reference` reads that row.
+// Stored Responses API answers (`store`, the default): per organization and storing user, one row
+// per response with the response object and the input items of its own request (earlier turns by
+// `previousResponseId`, referenced items by reference: never copied); an item id names its
+// response, so an `item_reference` reads that row.
 // Everything a client sent or got back is kept only as SecretBox ciphertext (AES-256-GCM under
-// SECRET_KEY); ids, owner and times stay in clear. Rows past `expiresAt` read as absent.
+// SECRET_KEY); ids, owners, links and times stay in clear. Rows past `expiresAt`, and deleted
+// ones (`deletedAt`: content emptied, link kept), read as absent.
 import { EntitySchema } from '@mikro-orm/core';
 
 export class StoredResponse {
   /** `resp_...` */
   id!: string;
   organizationId!: string;
-  /** SecretBox ciphertext of `{response, conversation}` (responses.service.ts). */
+  /** The user whose key (or session) stored it; null for rows stored before owners were kept. */
+  userId!: string | null;
+  /** The response it continued (`previous_response_id`), whose conversation it does not copy. */
+  previousResponseId!: string | null;
+  /**
+   * SecretBox ciphertext of `{response, input}` (responses.service.ts); rows stored before
+   * conversations were referred to keep `{response, conversation}`; empty once deleted.
+   */
   payloadCiphertext!: string;
   createdAt!: Date;
   expiresAt!: Date;
+  /** When DELETE emptied it; the row stays (without content) until it expires, for the link. */
+  deletedAt!: Date | null;
 }
 
 export const StoredResponseSchema = new EntitySchema<StoredResponse>({
@@ -21,9 +32,12 @@ export const StoredResponseSchema = new EntitySchema<StoredResponse>({
   properties: {
     id: { type: 'string', length: 80, primary: true },
     organizationId: { type: 'uuid' },
+    userId: { type: 'uuid', nullable: true },
+    previousResponseId: { type: 'string', length: 80, nullable: true },
     payloadCiphertext: { type: 'text', hidden: true },
     createdAt: { type: 'datetime', length: 3 },
     expiresAt: { type: 'datetime', length: 3 },
+    deletedAt: { type: 'datetime', length: 3, nullable: true },
   },
 });
 

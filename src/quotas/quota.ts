@@ -73,8 +73,11 @@ export async function assertQuota(
   const limit = rule.limit(limits);
   if (Number(rows[0]?.n ?? 0) + adding > limit) {
     const per = rule.scope === 'user' ? 'per user' : 'per organization';
-    throw new AppError('quota_exceeded', `Quota exceeded for ${resource}: at most ${limit} ${per} (${rule.env}); remove one first`, {
-      param: resource,
-    });
+    throw quotaExceeded(`${resource}: at most ${limit} ${per} (${rule.env}); remove one first`, resource);
   }
+}
+
+/** The 403 of every quota: `what` says the limit and its variable, `param` the field or resource. */
+export function quotaExceeded(what: string, param: string): AppError {
+  return new AppError('quota_exceeded', `Quota exceeded for ${what}`, { param });
 }

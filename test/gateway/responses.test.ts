@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { UsageRecord } from '../../src/billing/entities.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
 import { StoredResponse, StoredResponseItem } from '../../src/gateway/responses.entities.js';
-import { ResponseIdSequence, ResponsesStore } from '../../src/gateway/responses.service.js';
+import { ResponsesStore } from '../../src/gateway/responses.service.js';
 import type { ChatCompletionResult } from '../../src/gateway/types.js';
 import { toResponseObject } from '../../src/gateway/wire/responses.js';
 import { parseResponsesBody } from '../../src/gateway/wire/responses.schemas.js';
@@ -40,6 +40,8 @@ afterAll(async () => {
   await Promise.all([primary?.close(), claude?.close()]);
 });
 
+/** The organization's member as the store sees a caller. */
+const memberOf = (organization: TestOrganization) => ({ organizationId: organization.id, userId: organization.member.id, role: organization.member.role });
 const priced = (input: number, output: number) => (input * 2 + output * 8) / 1e6;
 const weatherTool = { type: 'function' as const, name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false };
 
@@ -402,9 +404,9 @@ describe('responses: options, storage and errors', () => {
   it('forgets a response after RESPONSES_RETENTION_DAYS: absent to reads and references, then purged', async () => {
     const response = await client.responses.create({ model: 'fake-model', input: 'short-lived' });
     const later = new Date(Date.now() + 31 * 86_400_000);
-    const store = new ResponsesStore({ orm: stack.runtime.orm, secrets: stack.runtime.secrets, clock: { now: () => later }, retentionDays: 30 });
-    await expect(store.get(org.id, response.id)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(store.conversation(org.id, parseResponsesBody({ model: 'fake-model', previous_response_id: response.id, input: 'x' }))).rejects.toMatchObject({ param: 'previous_response_id' });
+    const store = new ResponsesStore({ orm: stack.runtime.orm, secrets: stack.runtime.secrets, clock: { now: () => later }, retentionDays: 30, limits: stack.config });
+    await expect(store.get(memberOf(org), response.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(store.begin(memberOf(org), parseResponsesBody({ model: 'fake-model', previous_response_id: response.id, input: 'x' }))).rejects.toMatchObject({ param: 'previous_response_id' });
     expect(await store.purgeExpired(org.id)).toBeGreaterThanOrEqual(1);
     expect(await stack.runtime.orm.em.fork().count(StoredResponse, { id: response.id })).toBe(0);
   });
@@ -412,19 +414,18 @@ describe('responses: options, storage and errors', () => {
   it('stores saves that share one statement each in its own row, with its own times', async () => {
     const answer: ChatCompletionResult = { id: 'x', model: 'fake-model', provider: 'primary', upstreamModel: 'fake-model', content: '', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 2, estimated: false }, cost: 0, attempts: 1, upstreamMs: 1 };
     const now = new Date('2026-11-28T03:04:05.678Z');
-    const store = new ResponsesStore({ orm: stack.runtime.orm, secrets: stack.runtime.secrets, clock: { now: () => now }, retentionDays: 7 });
+    const store = new ResponsesStore({ orm: stack.runtime.orm, secrets: stack.runtime.secrets, clock: { now: () => now }, retentionDays: 7, limits: stack.config });
     const body = parseResponsesBody({ model: 'fake-model', input: 'batched' });
-    const conversation = await store.conversation(org.id, body);
+    const turns = await Promise.all(Array.from({ length: 12 }, () => store.begin(memberOf(org), body)));
     // Saved in one turn: the group commit writes them as one statement of array parameters.
-    const saved = Array.from({ length: 12 }, (_, index) => {
-      const ids = new ResponseIdSequence();
-      const response = toResponseObject({ id: ids.response, createdAt: 1, model: 'fake-model', body }, { ...answer, content: `answer ${index}` }, ids);
-      return { response, done: store.save(org.id, JSON.stringify(response), conversation, ids) };
+    const saved = turns.map((turn, index) => {
+      const response = toResponseObject({ id: turn.ids.response, createdAt: 1, model: 'fake-model', body }, { ...answer, content: `answer ${index}` }, turn.ids);
+      return { response, done: store.save(memberOf(org), turn, JSON.stringify(response)) };
     });
     await Promise.all(saved.map(({ done }) => done));
     for (const { response } of saved) {
-      expect(await store.get(org.id, response.id)).toEqual(response);
-      const input = await store.inputItems(org.id, response.id, { limit: 20, order: 'asc' });
+      expect(await store.get(memberOf(org), response.id)).toEqual(response);
+      const input = await store.inputItems(memberOf(org), response.id, { limit: 20, order: 'asc' });
       expect(input.data).toEqual([expect.objectContaining({ role: 'user', content: [{ type: 'input_text', text: 'batched' }] })]);
     }
     const rows = await stack.runtime.orm.em.fork().find(StoredResponse, { id: { $in: saved.map(({ response }) => response.id) } });

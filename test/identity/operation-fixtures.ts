@@ -58,6 +58,7 @@ const uniqueEmail = () => `matrix-${process.pid}-${Date.now()}-${unique++}@examp
 
 const onlyManagers = (what: string): Expectation => ({ status: 403, why: `only the ${what}'s creator, admins and the owner change it` });
 const ownConnection: Expectation = { status: 404, why: "a connection is its user's own" };
+const storingUsers: Expectation = { status: 404, why: "a stored response is its storing user's (admins and the owner read and delete it)" };
 
 /** A signed link to a fresh request of the caller's (as the activity signs it for a channel). */
 async function linkRequest(make: ResourceMaker, decision: 'approve' | 'deny'): Promise<PreparedRequest> {
@@ -186,13 +187,14 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   listModels: plain(),
   createEmbeddings: { prepare: async () => ({ body: { model: 'text-embedding-3-small', input: ['Hello', 'world'] } }) },
   createResponse: { prepare: async () => ({ body: { model: 'standard', input: 'Hello', max_output_tokens: 16, store: false } }) },
-  getResponse: { prepare: async (make) => ({ params: { id: (await make.storedResponse()).id } }) },
-  listResponseInputItems: { prepare: async (make) => ({ params: { id: (await make.storedResponse()).id }, query: '?limit=5' }) },
+  getResponse: { prepare: async (make) => ({ params: { id: (await make.storedResponse()).id } }), ofAnotherUser: storingUsers },
+  listResponseInputItems: { prepare: async (make) => ({ params: { id: (await make.storedResponse()).id }, query: '?limit=5' }), ofAnotherUser: storingUsers },
   deleteResponse: {
     prepare: async (make) => {
       const { id } = await make.storedResponse({ fresh: true });
       return { params: { id }, observe: () => make.exists(`/responses/${id}`) };
     },
+    ofAnotherUser: storingUsers,
   },
   createMessage: { prepare: async () => ({ body: { model: 'standard', max_tokens: 16, messages: [{ role: 'user', content: 'Hello' }] } }) },
   countMessageTokens: { prepare: async () => ({ body: { model: 'standard', messages: [{ role: 'user', content: 'Hello' }] } }) },

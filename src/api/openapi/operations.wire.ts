@@ -102,7 +102,8 @@ export const wireOperations: Operation[] = [
     summary: 'Create a response (the OpenAI Responses API, plain or streamed)',
     description:
       'The Responses API over the same gateway core as chat completions. `input` is a string or items (`message` with `input_text`/`input_image`/`input_file`/`output_text` parts, `function_call`, `function_call_output` with a string or `input_text`/`input_image`/`input_file` parts, `item_reference`); function tools only; a file is a PDF as a `data:` URL (`file_data`). ' +
-      '`store` (default true) keeps the response, its input and output items for RESPONSES_RETENTION_DAYS, encrypted, so `previous_response_id` and `item_reference` resolve within the organization; `store: false` keeps nothing.',
+      '`store` (default true) keeps the response, its input and output items for RESPONSES_RETENTION_DAYS, encrypted, so `previous_response_id` and `item_reference` resolve for the user who stored it (admins and the owner may read and delete it, not continue it); over QUOTA_STORED_RESPONSE_BYTES it is 403 `quota_exceeded`; `store: false` keeps nothing. ' +
+      '`input` holds at most 2,048 items, and what references resolve from stored responses is capped at 4 x BODY_LIMIT_BYTES (400 naming the field).',
     auth: 'caller',
     body: {
       id: 'ResponsesRequest',
@@ -119,7 +120,7 @@ export const wireOperations: Operation[] = [
           'With `stream: true`: `response.created`, `response.in_progress`, per item `response.output_item.added`, `response.content_part.added`, `response.output_text.delta`..., `response.output_text.done` (or `response.function_call_arguments.delta`/`.done`), `response.output_item.done`, then `response.completed` (or `response.incomplete`) with usage; a failure after the first event is `response.failed` then `error`.',
       },
     },
-    errors: ['budget_exceeded', 'dlp_blocked', 'model_not_allowed', 'provider_error', 'provider_unavailable', 'service_unavailable'],
+    errors: ['budget_exceeded', 'dlp_blocked', 'model_not_allowed', 'quota_exceeded', 'provider_error', 'provider_unavailable', 'service_unavailable'],
   },
   {
     method: 'get',

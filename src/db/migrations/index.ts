@@ -21,6 +21,7 @@ import { Migration20261127100000_tool_approvals } from './Migration2026112710000
 import { Migration20261127110000_api_key_ancestors } from './Migration20261127110000_api_key_ancestors.js';
 import { Migration20261127130000_execution_deliveries } from './Migration20261127130000_execution_deliveries.js';
 import { Migration20261127190000_response_rows } from './Migration20261127190000_response_rows.js';
+import { Migration20261128152005_stored_response_owners } from './Migration20261128152005_stored_response_owners.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -44,4 +45,5 @@ export const migrationsList = [
   { name: 'Migration20261127110000_api_key_ancestors', class: Migration20261127110000_api_key_ancestors },
   { name: 'Migration20261127130000_execution_deliveries', class: Migration20261127130000_execution_deliveries },
   { name: 'Migration20261127190000_response_rows', class: Migration20261127190000_response_rows },
+  { name: 'Migration20261128152005_stored_response_owners', class: Migration20261128152005_stored_response_owners },
 ];

@@ -70,6 +70,9 @@ const reasoningItem = z.object({
     .optional(),
 });
 
+/** Items in one request's `input` at most: each is resolved, checked and translated (references each read once, responses.conversation.ts). */
+export const MAX_INPUT_ITEMS = 2048;
+
 const itemReference = z.object({ type: z.literal('item_reference'), id: z.string({ error: 'id is required' }).min(1, 'id is required') });
 
 /** Items as the API takes them: a message without `type` is a message. */
@@ -97,7 +100,11 @@ const textFormat = z.discriminatedUnion(
 
 export const responsesRequestSchema = z.object({
   model: z.string({ error: 'model is required' }).min(1, 'model is required'),
-  input: z.union([z.string(), z.array(inputItem)], { error: (issue) => (Array.isArray(issue.input) ? undefined : 'input must be a string or an array of items') }).optional(),
+  input: z
+    .union([z.string(), z.array(inputItem).max(MAX_INPUT_ITEMS, `input may hold at most ${MAX_INPUT_ITEMS} items (item_reference included)`)], {
+      error: (issue) => (Array.isArray(issue.input) ? undefined : 'input must be a string or an array of items'),
+    })
+    .optional(),
   instructions: z.string().nullable().optional(),
   tools: z.array(functionTool).optional(),
   tool_choice: z

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { NormalizedChunk } from '../providers/types.js';
 import { sealReasoning, unsealReasoning } from '../reasoning.js';
 import { fromResponsesRequest, inputItems, ResponsesStreamWriter, toResponseObject, type ResponseIds } from './responses.js';
-import { parseResponsesBody } from './responses.schemas.js';
+import { MAX_INPUT_ITEMS, parseResponsesBody } from './responses.schemas.js';
 
 function counterIds(): ResponseIds {
   let n = 0;
@@ -120,6 +120,12 @@ describe('fromResponsesRequest', () => {
 
   it('refuses hosted tools naming the field', () => {
     expect(() => parseResponsesBody({ model: 'm', input: 'x', tools: [{ type: 'file_search' }] })).toThrow(expect.objectContaining({ param: 'tools[0].type' }));
+  });
+
+  it(`takes at most ${MAX_INPUT_ITEMS} input items, item_references included, and names input beyond`, () => {
+    const references = (n: number) => Array.from({ length: n }, () => ({ type: 'item_reference', id: 'msg_1' }));
+    expect(parseResponsesBody({ model: 'm', input: references(MAX_INPUT_ITEMS) }).input).toHaveLength(MAX_INPUT_ITEMS);
+    expect(() => parseResponsesBody({ model: 'm', input: references(MAX_INPUT_ITEMS + 1) })).toThrow(expect.objectContaining({ code: 'bad_request', param: 'input' }));
   });
 });
 
