@@ -147,7 +147,7 @@ const envSchema = z.object({
   WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Worker processes the worker entry point starts (DESIGN.md section 3); each polls both task queues. */
   WORKER_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
-  SLACK_BOT_TOKEN: optionalString,
+  /** Slack's Web API base. Slack channels post with their organization's own bot token, stored with the channel (src/channels/stored.ts). */
   SLACK_API_URL: z.url().default('https://slack.com/api'),
   /** Allow webhook channel deliveries to private, loopback and link-local addresses (tests, on-premises). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,

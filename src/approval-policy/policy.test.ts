@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalModeFor, toolApprovalsSchema } from './policy.js';
+import { approvalModeFor, isRememberableTool, toolApprovalsSchema } from './policy.js';
 
 const none = { skillAlways: [], own: {}, connection: {} };
 
@@ -47,4 +47,24 @@ describe('toolApprovalsSchema', () => {
     const parsed = toolApprovalsSchema.safeParse({ github__create_issue: 'sometimes' });
     expect(parsed.error?.issues[0]?.path).toEqual(['github__create_issue']);
   });
+});
+
+describe('isRememberableTool', () => {
+  it('takes a tool name in the function-name alphabet', () => {
+    expect(isRememberableTool('fixture-http__add')).toBe(true);
+    expect(isRememberableTool('github__create_issue')).toBe(true);
+    expect(isRememberableTool('github__create__issue')).toBe(true);
+    expect(isRememberableTool('github__Create-Issue_2')).toBe(true);
+  });
+
+  it('refuses a server tool named * (it would remember every tool of the connector)', () => {
+    expect(isRememberableTool('github__*')).toBe(false);
+  });
+
+  it.each(['github__a*b', 'github__a.b', 'github__a b', 'github__a/b', 'github__ä', 'github__', 'github', '__add', `github__${'a'.repeat(201)}`])(
+    'refuses %s',
+    (tool) => {
+      expect(isRememberableTool(tool)).toBe(false);
+    },
+  );
 });

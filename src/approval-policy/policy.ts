@@ -50,6 +50,22 @@ export function approvalModeFor(sources: ApprovalPolicySources, connectorId: str
   return entry(sources.own, exact) ?? entry(sources.own, wildcard) ?? entry(sources.connection, exact) ?? entry(sources.connection, wildcard) ?? 'never';
 }
 
+/**
+ * The tool names `remember` may write into a policy: the alphabet function names are reduced to
+ * (src/connectors/tool-use.ts). An MCP server names its own tools; one named `*` would otherwise
+ * turn one remembered call into `<connectorId>__*: never`, every tool of the connector.
+ */
+export const REMEMBERABLE_TOOL_NAME = /^[A-Za-z0-9_-]{1,200}$/;
+
+/**
+ * True when `remember` may store `tool` (`<connectorId>__<toolName>`, as an approval names it) as
+ * an exact policy key: catalog ids have no `_`, so the name is everything after the first `__`.
+ */
+export function isRememberableTool(tool: string): boolean {
+  const separator = tool.indexOf('__');
+  return separator > 0 && TOOL_KEY_PATTERN.test(tool) && REMEMBERABLE_TOOL_NAME.test(tool.slice(separator + 2));
+}
+
 /** The policy key an approval names: `<connectorId>__<toolName>`. */
 export function toolKeyOf(connectorId: string, toolName: string): string {
   return `${connectorId}__${toolName}`;

@@ -8,13 +8,14 @@ import type { AppDeps } from '../runtime-deps.js';
 import { Assistant } from '../assistants/entities.js';
 import { Automation } from '../automations/entities.js';
 import { parseOrThrow } from '../automations/automations.schemas.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, badRequest, notFound } from '../errors.js';
 import { hasRole, type Caller } from '../identity/caller.js';
 import { approveSignal, denySignal } from '../workflows/approvals.contract.js';
 import { approvalIdSchema, approveBody, denyBody, listApprovalsQuery } from './approvals.schemas.js';
 import { decideApproval, type Decision } from './decisions.js';
 import { ToolApproval } from '../approval-policy/entities.js';
 import { approvalView } from '../approval-policy/views.js';
+import { isRememberableTool } from '../approval-policy/policy.js';
 
 type Deps = Pick<AppDeps, 'orm' | 'clock' | 'temporal' | 'logger'>;
 
@@ -39,6 +40,12 @@ export async function approveToolCall(deps: Deps, caller: Caller, id: string, bo
   assertCanDecide(subject, caller);
   if (remember && subject.ownerId !== caller.userId) {
     throw new AppError('forbidden', `Only the ${subject.kind}'s owner may remember a tool as never needing approval`, { param: 'remember' });
+  }
+  if (remember && !isRememberableTool(approval.tool)) {
+    throw badRequest(
+      `remember cannot store ${JSON.stringify(approval.tool)}: the MCP server's tool name has characters outside [A-Za-z0-9_-] (a name such as * would cover other tools); approve it without remember`,
+      'remember',
+    );
   }
   const decided = await decide(deps, approval, { status: 'approved', via: 'api', reason: null, actor: caller, remember: remember === true, requestId });
   if (remember) await rememberNever(deps, subject, approval.tool);

@@ -1,10 +1,12 @@
 // Request shapes of the assistants API, validated at the edge. Errors name the first bad field.
 import { z } from 'zod';
 import { toolApprovalsSchema } from '../approval-policy/policy.js';
+import { SLACK_TOKEN_MESSAGE, SLACK_TOKEN_PATTERN } from '../channels/stored.js';
 import { badRequest } from '../errors.js';
 
 const channel = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('slack'), target: z.string().trim().min(1).max(200) }),
+  // The organization's own Slack bot token (write-only); required unless the same target already has one.
+  z.object({ type: z.literal('slack'), target: z.string().trim().min(1).max(200), token: z.string().regex(SLACK_TOKEN_PATTERN, SLACK_TOKEN_MESSAGE).optional() }),
   z.object({ type: z.literal('email'), target: z.email() }),
   // The signing secret of X-Service-Signature; generated (and shown once) when absent.
   z.object({ type: z.literal('webhook'), target: z.url({ protocol: /^https?$/ }).max(2000), secret: z.string().min(16).max(200).optional() }),

@@ -8,6 +8,9 @@
 // owner may take ownership.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { cancelPendingApprovalsOf } from '../approval-policy/cancellation.js';
+import { storedSlackChannel } from '../channels/stored.js';
 import type { AppDeps } from '../runtime-deps.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
@@ -53,7 +56,7 @@ const RUN_CONTENT_FIELDS = ['systemPrompt', 'model', 'skillId', 'skillVersion', 
 
 export async function createAssistant(deps: AssistantDeps, caller: Caller, input: CreateAssistantInput): Promise<AssistantView> {
   const now = deps.clock.now();
-  const { channels, revealed } = storeChannels(deps, input.channels);
+  const { channels, revealed } = storeChannels(deps, input.channels, []);
   const skillVersion = input.skillId ? await pinnedSkillVersion(deps, caller, input.skillId, input.skillVersion) : null;
   if (!input.skillId && input.skillVersion !== null) throw badRequest('skillVersion pins a version of the skill named by skillId; set skillId too', 'skillVersion');
   return deps.orm.em.fork().transactional(async (em) => {
@@ -108,7 +111,7 @@ export async function updateAssistant(deps: AssistantDeps, caller: Caller, id: s
   const { trigger, channels: channelInput, skillId, skillVersion, ...fields } = patch;
   em.assign(assistant, { ...fields, ...(await skillAfterUpdate(deps, caller, assistant, { skillId, skillVersion })), updatedAt: now });
   let revealed = new Map<number, string>();
-  if (channelInput) ({ channels: assistant.channels, revealed } = storeChannels(deps, channelInput));
+  if (channelInput) ({ channels: assistant.channels, revealed } = storeChannels(deps, channelInput, assistant.channels));
   const webhook = await em.transactional(async (tx) => {
     const current = await currentWebhook(tx, assistant);
     return trigger === undefined ? current : applyTrigger(tx, deps, caller, assistant, current, trigger, now, requestId);
@@ -146,12 +149,32 @@ async function applyTrigger(
   return webhook;
 }
 
-export async function deleteAssistant(deps: AssistantDeps, caller: Caller, id: string): Promise<void> {
+/**
+ * Removes the assistant; its webhooks go with it (foreign key cascade). Executions already
+ * acknowledged still finish, but those waiting for a person are cancelled with their requests:
+ * nobody may approve a call of an assistant that is gone (security issue 40).
+ */
+export async function deleteAssistant(deps: AssistantDeps & Pick<AppDeps, 'temporal' | 'logger'>, caller: Caller, id: string): Promise<void> {
   const em = deps.orm.em.fork();
   const assistant = await findAssistant(em, caller, id);
   assertCanEdit(assistant, caller);
-  // Webhooks go with it (foreign key cascade); executions already acknowledged still finish.
-  await em.remove(assistant).flush();
+  const waiting = await em.transactional(async (tx) => {
+    // The row first: a decision holds a lock on it, so its request is decided before or cancelled after.
+    await tx.nativeDelete(Assistant, { id: assistant.id, organizationId: caller.organizationId });
+    return cancelPendingApprovalsOf(tx, caller.organizationId, { assistantId: assistant.id }, deps.clock.now());
+  });
+  await stopWaitingExecutions(deps, waiting);
+}
+
+async function stopWaitingExecutions(deps: Pick<AppDeps, 'temporal' | 'logger'>, workflowIds: string[]): Promise<void> {
+  for (const workflowId of workflowIds) {
+    try {
+      await deps.temporal.client.workflow.getHandle(workflowId).cancel();
+    } catch (error) {
+      // Ended meanwhile: nothing waits any more. Otherwise it waits out its requests' expiry, then fails.
+      if (!(error instanceof WorkflowNotFoundError)) deps.logger.warn({ err: error, workflowId }, 'could not cancel an execution of a deleted assistant');
+    }
+  }
 }
 
 /** Replaces the webhook URL id: the old URL answers 404 from the moment this returns. */
@@ -281,10 +304,14 @@ async function pinnedSkillVersion(deps: AssistantDeps, caller: Caller, skillId: 
   }
 }
 
-/** Channels as stored: webhook signing secrets encrypted, generated when not given. */
-function storeChannels(deps: AssistantDeps, input: ChannelInput[]): { channels: AssistantChannel[]; revealed: Map<number, string> } {
+/**
+ * Channels as stored: webhook signing secrets encrypted, generated when not given; Slack tokens
+ * encrypted, or kept from the same target among `previous` (400 when there is none).
+ */
+function storeChannels(deps: AssistantDeps, input: ChannelInput[], previous: AssistantChannel[]): { channels: AssistantChannel[]; revealed: Map<number, string> } {
   const revealed = new Map<number, string>();
   const channels = input.map((channel, index): AssistantChannel => {
+    if (channel.type === 'slack') return storedSlackChannel(deps.secrets, channel, previous, `channels.${index}.token`);
     if (channel.type !== 'webhook') return { type: channel.type, target: channel.target };
     const secret = channel.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
     if (!channel.secret) revealed.set(index, secret);

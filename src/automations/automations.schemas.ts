@@ -2,12 +2,15 @@
 // interval are checked by the service (they need the configuration), not here.
 import { z } from 'zod';
 import { toolApprovalsSchema } from '../approval-policy/policy.js';
+import { SLACK_TOKEN_MESSAGE, SLACK_TOKEN_PATTERN } from '../channels/stored.js';
 import { AppError, badRequest } from '../errors.js';
 import { AUTOMATION_STATUSES, RUN_STATUSES } from './entities.js';
 
 const slackChannel = z.object({
   type: z.literal('slack'),
   target: z.string().regex(/^#?[a-z0-9][a-z0-9._-]{0,79}$|^[CGD][A-Z0-9]{6,}$/, 'a Slack channel name (#reports) or id'),
+  /** The organization's own Slack bot token (write-only); required unless the same target already has one. */
+  token: z.string().regex(SLACK_TOKEN_PATTERN, SLACK_TOKEN_MESSAGE).optional(),
 });
 
 const emailChannel = z.object({

@@ -33,6 +33,7 @@ import {
 } from './automations.schemas.js';
 import { automationListItem, automationView, runView } from './automations.views.js';
 import type { StoredChannel } from '../channels/types.js';
+import { storedSlackChannel } from '../channels/stored.js';
 import { Automation, AutomationRun, RUN_STATUSES, type RunTrigger } from './entities.js';
 import { assertKnownModel, assertToolsUsable } from './references.js';
 import { InvalidScheduleError, nextFireTime, validateSchedule } from '../schedule/schedule.js';
@@ -331,12 +332,14 @@ function assertValidSchedule(deps: Deps, schedule: string, timezone: string): vo
 }
 
 /**
- * Channels as stored: webhook secrets encrypted. A webhook without a secret keeps the secret of
- * the same target it already had, or gets a generated one that is revealed once.
+ * Channels as stored: webhook secrets and Slack tokens encrypted. A webhook without a secret keeps
+ * the secret of the same target it already had, or gets a generated one that is revealed once; a
+ * Slack channel without a token keeps the same target's (400 when it had none).
  */
 function storeChannels(deps: Deps, channels: ChannelInput[], previous: StoredChannel[]) {
   const revealed = new Map<number, string>();
   const stored = channels.map((channel, index): StoredChannel => {
+    if (channel.type === 'slack') return storedSlackChannel(deps.secrets, channel, previous, `channels[${index}].token`);
     if (channel.type !== 'webhook') return { type: channel.type, target: channel.target };
     const kept = previous.find((old) => old.type === 'webhook' && old.target === channel.target && old.encryptedSecret);
     if (!channel.secret && kept) return kept;

@@ -1,5 +1,6 @@
 // Output channels of automation runs: Slack, email and signed webhooks. `createChannelSender`
-// binds them to their settings once per process; the run activity calls `send` per channel.
+// binds them to their settings once per process; the run activity calls `send` per channel with
+// the channel's decrypted secret (a webhook's signing secret, a Slack channel's bot token).
 import type { Config } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -18,12 +19,11 @@ export interface ChannelSender {
 export function createChannelSender(deps: { config: Config; mailer: Mailer; clock: Clock }): ChannelSender {
   const allowPrivateTargets = deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? false;
   const dispatcher = webhookDispatcher(allowPrivateTargets);
-  const slack = { apiUrl: deps.config.SLACK_API_URL, botToken: deps.config.SLACK_BOT_TOKEN };
   return {
     async send(channel, message) {
       switch (channel.type) {
         case 'slack':
-          return postToSlack(slack, channel.target, message);
+          return postToSlack({ apiUrl: deps.config.SLACK_API_URL, botToken: channel.secret }, channel.target, message);
         case 'email':
           return sendRunEmail(deps.mailer, channel.target, message);
         case 'webhook':

@@ -1,12 +1,14 @@
-// Slack channel: `chat.postMessage` of the Web API with the bot token from the configuration,
-// to the named channel. Slack has no idempotency key, so the caller's delivery record is what
-// prevents a second post on retry.
+// Slack channel: `chat.postMessage` of the Web API with the channel's own bot token (its
+// organization's Slack app, stored encrypted with the channel: src/channels/stored.ts), to the
+// named channel. Slack has no idempotency key, so the caller's delivery record is what prevents a
+// second post on retry.
 import { request } from 'undici';
 import type { ChannelMessage, DeliveryReceipt } from './types.js';
 import { messageLabel, PermanentDeliveryError, producerName } from './types.js';
 
 export interface SlackSettings {
   apiUrl: string;
+  /** The channel's own token (its organization's Slack app). */
   botToken: string | undefined;
 }
 
@@ -17,7 +19,8 @@ const PERMANENT_SLACK_ERRORS = new Set([
 ]);
 
 export async function postToSlack(settings: SlackSettings, channel: string, message: ChannelMessage): Promise<DeliveryReceipt> {
-  if (!settings.botToken) throw new PermanentDeliveryError('Slack is not configured (SLACK_BOT_TOKEN is unset)');
+  // A channel saved before channels carried their organization's token: the owner must give one.
+  if (!settings.botToken) throw new PermanentDeliveryError("This Slack channel has no bot token of its organization's; its owner saves the channel again with `token`");
   const response = await request(`${settings.apiUrl.replace(/\/+$/, '')}/chat.postMessage`, {
     method: 'POST',
     headers: { authorization: `Bearer ${settings.botToken}`, 'content-type': 'application/json; charset=utf-8' },

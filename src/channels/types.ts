@@ -6,7 +6,7 @@
 export const CHANNEL_TYPES = ['slack', 'email', 'webhook'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-/** A channel as an automation or an assistant stores it: the webhook signing secret is encrypted (SecretBox). */
+/** A channel as an automation or an assistant stores it: a webhook's signing secret or a Slack channel's bot token encrypted (SecretBox). */
 export interface StoredChannel {
   type: ChannelType;
   target: string;
@@ -95,7 +95,7 @@ export function messageLabel(message: ChannelMessage): { event: string; kind: st
 export interface ChannelTarget {
   type: ChannelType;
   target: string;
-  /** Plaintext webhook signing secret (decrypted just for the delivery). */
+  /** Plaintext webhook signing secret or Slack bot token (decrypted just for the delivery). */
   secret?: string | undefined;
 }
 

@@ -18,6 +18,7 @@ import { startStack, type Stack } from '../helpers/stack.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
 
 const TOKEN = `tok-${randomUUID()}`;
+/** The organization's own Slack app's token, given with each Slack channel. */
 const SLACK_TOKEN = 'xoxb-approvals';
 let stack: Stack;
 let org: TestOrganization;
@@ -36,7 +37,6 @@ beforeAll(async () => {
     env: {
       GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream })),
       TOOLS_CATALOG_EXTRA: writeFixtureCatalog({ okUrl: mcp.url, hangUrl: mcp.url }),
-      SLACK_BOT_TOKEN: SLACK_TOKEN,
       SLACK_API_URL: slack.apiUrl,
       SMTP_URL: smtp.url,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -98,7 +98,7 @@ describe('approval links', () => {
   it('sends the request to Slack, email and a signed webhook, and a link POST approves it after a worker restart', async () => {
     receiver.secret = 'whsec_approvals_receiver_secret_1234';
     const { automationId, runId, approvalId } = await waitingRun([
-      { type: 'slack', target: '#ops' },
+      { type: 'slack', target: '#ops', token: SLACK_TOKEN },
       { type: 'email', target: 'ops@example.test' },
       { type: 'webhook', target: receiver.url, secret: receiver.secret },
     ]);
@@ -151,7 +151,7 @@ describe('approval links', () => {
   }, 180_000);
 
   it('denies with a deny link, and the model hears which channel denied it', async () => {
-    const { automationId, runId, approvalId } = await waitingRun([{ type: 'slack', target: '#ops' }]);
+    const { automationId, runId, approvalId } = await waitingRun([{ type: 'slack', target: '#ops', token: SLACK_TOKEN }]);
     const post = await waitFor(async () => slack.posts.find((p) => p.text.includes(`/approval-links/${approvalId}/deny?`)), { what: 'the Slack message' });
     const denyUrl = post.text.match(/Deny: (\S+)/)![1]!;
     const decided = await follow('POST', denyUrl, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });

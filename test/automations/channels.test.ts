@@ -1,5 +1,6 @@
-// Run outputs reach their channels: a fake Slack Web API, a real SMTP listener and a webhook
-// receiver that verifies the signature. A retried delivery never posts twice.
+// Run outputs reach their channels: a fake Slack Web API (posted to with the organization's own
+// bot token, given with the channel), a real SMTP listener and a webhook receiver that verifies
+// the signature. A retried delivery never posts twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../src/activities/index.js';
 import { startFakeSlack, type FakeSlack } from '../fixtures/fake-slack.js';
@@ -9,6 +10,7 @@ import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
+/** The organization's own Slack app's token: each Slack channel carries it (security issue 40). */
 const SLACK_TOKEN = 'xoxb-test-token-for-automations';
 
 let stack: Stack;
@@ -21,7 +23,6 @@ beforeAll(async () => {
   [slack, smtp, receiver] = await Promise.all([startFakeSlack({ token: SLACK_TOKEN }), startSmtpListener(), startWebhookReceiver()]);
   stack = await startStack({
     env: {
-      SLACK_BOT_TOKEN: SLACK_TOKEN,
       SLACK_API_URL: slack.apiUrl,
       SMTP_URL: smtp.url,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -55,7 +56,7 @@ describe('channels', () => {
       schedule: '0 9 * * 1-5',
       status: 'paused',
       channels: [
-        { type: 'slack', target: '#reports' },
+        { type: 'slack', target: '#reports', token: SLACK_TOKEN },
         { type: 'email', target: 'ops@example.test' },
         { type: 'webhook', target: receiver.url },
       ],
@@ -95,7 +96,7 @@ describe('channels', () => {
       schedule: '0 9 * * *',
       status: 'paused',
       channels: [
-        { type: 'slack', target: '#retries' },
+        { type: 'slack', target: '#retries', token: SLACK_TOKEN },
         { type: 'webhook', target: receiver.url, secret: 'a-caller-chosen-secret-0123456789' },
       ],
     });
@@ -129,7 +130,7 @@ describe('channels', () => {
       systemPrompt: 'Digest.',
       schedule: '0 9 * * *',
       status: 'paused',
-      channels: [{ type: 'slack', target: '#missing-channel' }],
+      channels: [{ type: 'slack', target: '#missing-channel', token: SLACK_TOKEN }],
     });
     const run = await runToCompletion(created.body.id);
     expect(run.status).toBe('failure');

@@ -15,6 +15,7 @@ import { createTestOrganization, type TestOrganization } from '../helpers/orgs.j
 import { startStack, type Stack } from '../helpers/stack.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
 
+/** The organizations' own Slack app's token, given with each Slack channel. */
 const SLACK_TOKEN = 'xoxb-test-token-for-run-dlp';
 const TOKEN = `tok-${randomUUID()}`;
 const SSN = '536-22-1234';
@@ -34,7 +35,6 @@ beforeAll(async () => {
     env: {
       GATEWAY_CONFIG: writeGatewayConfig(fakeGatewayConfig({ primary: upstream })),
       TOOLS_CATALOG_EXTRA: writeFixtureCatalog({ okUrl: mcp.url, hangUrl: mcp.url }),
-      SLACK_BOT_TOKEN: SLACK_TOKEN,
       SLACK_API_URL: slack.apiUrl,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     },
@@ -75,7 +75,7 @@ async function auditEvents(org: TestOrganization, runId: string) {
 }
 
 describe('run output before channel delivery', () => {
-  const channels = () => [{ type: 'slack', target: '#dlp' }, { type: 'webhook', target: receiver.url }];
+  const channels = () => [{ type: 'slack', target: '#dlp', token: SLACK_TOKEN }, { type: 'webhook', target: receiver.url }];
 
   it('masks an SSN in what Slack and the webhook receive when the policy masks', async () => {
     upstream.enqueue({ content: `Customer ${SSN} is verified.` });

@@ -355,7 +355,7 @@ describe('channel payloads', () => {
   it("scan the assistant's name with its answer: a secret in the name blocks the delivery, a masked one leaves masked", async () => {
     const sent: ChannelMessage[] = [];
     const sender = { send: async (_channel: ChannelTarget, message: ChannelMessage) => (sent.push(message), 'ok') };
-    const named = await call(stack.baseUrl, 'POST', '/assistants', { key: org.member.key, body: { name: `Notifier ${SECRET}`, systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general' }] } });
+    const named = await call(stack.baseUrl, 'POST', '/assistants', { key: org.member.key, body: { name: `Notifier ${SECRET}`, systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general', token: 'xoxb-organization-own-app' }] } });
     expect(named.status, named.text).toBe(201);
     const request = { executionId: `exec_${Date.now()}`, organizationId: org.id, assistantId: named.body.id, channelIndex: 0, output: 'done', receivedAt: new Date().toISOString() };
     await expect(deliverToChannel(stack.runtime, sender, request)).rejects.toThrow(/github_token/);
@@ -363,7 +363,7 @@ describe('channel payloads', () => {
 
     const team = await createTestOrganization(stack.runtime.orm);
     expect((await call(stack.baseUrl, 'PUT', '/dlp/policy', { key: team.admin.key, body: { detectors: { github_token: 'mask' } } })).status).toBe(200);
-    const masked = await call(stack.baseUrl, 'POST', '/assistants', { key: team.member.key, body: { name: `Notifier ${SECRET}`, systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general' }] } });
+    const masked = await call(stack.baseUrl, 'POST', '/assistants', { key: team.member.key, body: { name: `Notifier ${SECRET}`, systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general', token: 'xoxb-organization-own-app' }] } });
     const executionId = await recordRunningExecution(stack.runtime, { organizationId: team.id, assistantId: masked.body.id });
     await deliverToChannel(stack.runtime, sender, { ...request, executionId, organizationId: team.id, assistantId: masked.body.id });
     expect(sent).toHaveLength(1);

@@ -48,7 +48,7 @@ describe('tool calls and deliveries a run already chose', () => {
 
   it("does not deliver an assistant's answer to its channels once its owner is disabled", async () => {
     const owner = await createTestUser(stack.runtime.orm, org.id, 'member');
-    const assistant = await api(owner.key, 'POST', '/assistants', { name: 'Notifier', systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general' }] });
+    const assistant = await api(owner.key, 'POST', '/assistants', { name: 'Notifier', systemPrompt: 'hi', channels: [{ type: 'slack', target: '#general', token: 'xoxb-organization-own-app' }] });
     expect(assistant.status, assistant.text).toBe(201);
     const sent: ChannelMessage[] = [];
     const sender = { send: async (_channel: ChannelTarget, message: ChannelMessage) => (sent.push(message), 'ok') };

@@ -1,0 +1,51 @@
+// Approval requests whose automation or assistant is gone: nobody may decide them any more
+// (security issue 40). Deleting the subject cancels its pending requests in the delete's own
+// transaction; a decision by a person locks the subject's row first and, finding it gone, cancels
+// the request instead of deciding it, so a request recorded while the delete ran cannot be approved
+// either. Cancellations are not audited (neither are those of a cancelled run).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ToolApproval } from './entities.js';
+
+export type ApprovalSubjectRef = { automationId: string } | { assistantId: string };
+
+/** The reason a request of a deleted subject carries. */
+export function subjectDeletedReason(subject: ApprovalSubjectRef): string {
+  return `its ${'automationId' in subject ? 'automation' : 'assistant'} was deleted`;
+}
+
+/**
+ * Cancels the subject's pending requests; returns the workflows that were waiting on them (one
+ * each), so the caller can stop them.
+ */
+export async function cancelPendingApprovalsOf(em: EntityManager, organizationId: string, subject: ApprovalSubjectRef, now: Date): Promise<string[]> {
+  const where = { organizationId, status: 'pending' as const, ...subject };
+  const waiting = await em.find(ToolApproval, where, { fields: ['id', 'workflowId'] });
+  if (waiting.length === 0) return [];
+  await em.nativeUpdate(ToolApproval, { ...where, id: { $in: waiting.map((row) => row.id) } }, {
+    status: 'cancelled', decidedAt: now, decidedVia: 'cancel', reason: subjectDeletedReason(subject),
+  });
+  return [...new Set(waiting.map((row) => row.workflowId))];
+}
+
+/**
+ * True while the request's automation (or assistant) exists; takes a key-share lock on its row
+ * for the rest of the caller's transaction, so a delete waits for the decision (or the decision
+ * for the delete, and then finds the row gone).
+ */
+export async function lockApprovalSubject(em: EntityManager, approval: Pick<ToolApproval, 'organizationId' | 'automationId' | 'assistantId'>): Promise<boolean> {
+  const table = approval.automationId ? 'automations' : 'assistants';
+  const id = approval.automationId ?? approval.assistantId;
+  if (!id) return false;
+  const rows = await em.getConnection().execute<unknown[]>(
+    `select 1 from "${table}" where "id" = ? and "organization_id" = ? for key share`,
+    [id, approval.organizationId],
+    'all',
+    em.getTransactionContext(),
+  );
+  return rows.length > 0;
+}
+
+/** The subject of a request, for `subjectDeletedReason`. */
+export function subjectOfApproval(approval: Pick<ToolApproval, 'automationId' | 'assistantId'>): ApprovalSubjectRef {
+  return approval.automationId ? { automationId: approval.automationId } : { assistantId: approval.assistantId! };
+}
