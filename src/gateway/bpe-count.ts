@@ -11,8 +11,8 @@
 //   stays within a few percent of the exact count (0.2% on this repo's docs; tests hold 10%), and
 //   a count's cost is capped whatever the input's size.
 // - The BPE runs in one worker thread, started on first use: the main thread only cuts and
-//   samples (a few ms per MiB) and posts the sample. A count the worker has not answered within
-//   DEADLINE_MS (or a worker that failed) falls back to the UTF-8 byte length, the same upper
+//   samples and posts the sample. A count the worker has not answered within DEADLINE_MS of its
+//   being ready (or a worker that failed) falls back to the UTF-8 byte length, the same upper
 //   bound the budget hold takes; a count never throws. Special tokens count as the text they are.
 // Cost on the event loop: a pass over texts up to SAMPLE_CHARS long, else constant (the sample's
 // windows); in the worker, BPE over at most ~SAMPLE_CHARS characters per count (bench:hostile
@@ -32,6 +32,11 @@ export const PIECE_CHARS = 128;
 export const SAMPLE_CHARS = 8 * 1024;
 /** A count not answered in this time falls back to the byte bound (the worker is then presumed stuck). */
 const DEADLINE_MS = 2_000;
+/**
+ * Loading the tables takes ~0.4 s on a quiet machine and several seconds on a loaded one: counts
+ * wait for it (their deadline starts once the worker is ready) up to this long.
+ */
+const STARTUP_DEADLINE_MS = 30_000;
 
 /**
  * Where the pieces of `text` end (exclusive), in order, the last being `text.length`. Cuts fall
@@ -139,6 +144,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { countTokens } = require(workerData.tokenizer);
 const options = { disallowedSpecial: new Set() };
+parentPort.postMessage({ ready: true });
 parentPort.on('message', ({ id, pieces }) => {
   try {
     let tokens = 0;
@@ -152,12 +158,15 @@ parentPort.on('message', ({ id, pieces }) => {
 interface Pending {
   /** The tokens counted, or undefined when the count fell back. */
   resolve(tokens: number | undefined): void;
-  timer: NodeJS.Timeout;
+  /** Its deadline, armed once the worker is ready. */
+  timer?: NodeJS.Timeout | undefined;
 }
 
 /** The BPE in a worker thread: counts answered in order, each within DEADLINE_MS or by its fallback. */
 class BpeWorker {
   private worker: Worker | undefined;
+  private ready = false;
+  private startupTimer: NodeJS.Timeout | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private lastAnswerAt = 0;
@@ -167,12 +176,11 @@ class BpeWorker {
     return new Promise((resolve) => {
       const worker = this.started();
       const id = this.nextId++;
-      const timer = setTimeout(() => this.expire(id), DEADLINE_MS);
       if (this.pending.size === 0) {
         worker.ref();
         this.lastAnswerAt = performance.now();
       }
-      this.pending.set(id, { resolve, timer });
+      this.pending.set(id, { resolve, timer: this.ready ? this.deadline(id) : undefined });
       worker.postMessage({ id, pieces });
     });
   }
@@ -181,9 +189,12 @@ class BpeWorker {
     if (this.worker) return this.worker;
     const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizer } });
-    worker.on('message', (reply: { id: number; tokens?: number; error?: string }) => {
+    this.ready = false;
+    this.startupTimer = setTimeout(() => this.restart(worker), STARTUP_DEADLINE_MS).unref();
+    worker.on('message', (reply: { ready?: true; id: number; tokens?: number; error?: string }) => {
       this.lastAnswerAt = performance.now();
-      this.answer(reply.id, reply.tokens);
+      if (reply.ready) this.becameReady();
+      else this.answer(reply.id, reply.tokens);
     });
     // A worker that failed or exited answers nothing more: every count waiting on it falls back.
     const lost = () => this.restart(worker);
@@ -192,6 +203,17 @@ class BpeWorker {
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  /** The tables are loaded: the deadlines of the counts that waited for them start now. */
+  private becameReady(): void {
+    this.ready = true;
+    clearTimeout(this.startupTimer);
+    for (const [id, pending] of this.pending) pending.timer ??= this.deadline(id);
+  }
+
+  private deadline(id: number): NodeJS.Timeout {
+    return setTimeout(() => this.expire(id), DEADLINE_MS);
   }
 
   private answer(id: number, tokens: number | undefined): void {
@@ -212,6 +234,8 @@ class BpeWorker {
   private restart(worker: Worker): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    this.ready = false;
+    clearTimeout(this.startupTimer);
     void worker.terminate();
     for (const id of [...this.pending.keys()]) this.answer(id, undefined);
   }
