@@ -236,7 +236,7 @@ const assistants: Operation[] = [
     summary: "Update an assistant (`trigger: null` revokes its webhook URL; the trigger is the assistant's owner's)",
     auth: 'caller',
     pathParams: assistantId,
-    body: { id: 'UpdateAssistantRequest', schema: updateAssistantSchema, required: true, example: { description: 'Triage of order events', channels: [{ type: 'slack', target: '#orders' }] } },
+    body: { id: 'UpdateAssistantRequest', schema: updateAssistantSchema, required: true, example: { description: 'Triage of order events', channels: [{ type: 'slack', target: '#orders', token: 'xoxb-your-workspace-bot-token' }] } },
     responses: { 200: { description: 'The updated assistant', schema: r.assistantView } },
     errors: ['not_found', 'forbidden', 'quota_exceeded'],
   },
