@@ -138,6 +138,15 @@ describe('token counts', () => {
     expect(promptTokenBound({ messages: [question, toolResult] }) - promptTokenBound({ messages: bare })).toBe(6 * PDF_PAGE_TOKEN_BOUND);
   });
 
+  it('reads at most 64 distinct PDFs per count, each past them at the most a provider takes, and one PDF copied many times once', () => {
+    const pdf = (i: number) => `data:application/pdf;base64,${Buffer.from(`%PDF-1.4\n<< /Type /Page >>\n% ${i}\n%%EOF`).toString('base64')}`;
+    const files = (data: string[]): PromptInput => ({ messages: [{ role: 'user', content: data.map((file_data) => ({ type: 'file' as const, file: { file_data } })) }] });
+    const bare = promptTokenBound({ messages: [{ role: 'user', content: [] }] });
+    const distinct = Array.from({ length: 70 }, (_, i) => pdf(i));
+    expect(promptTokenBound(files(distinct)) - bare).toBe((64 + 6 * 100) * PDF_PAGE_TOKEN_BOUND);
+    expect(promptTokenBound(files(Array.from({ length: 500 }, () => pdf(0)))) - bare).toBe(500 * PDF_PAGE_TOKEN_BOUND);
+  });
+
   it('estimates an image by its pixels as Anthropic counts them (scaled to 1,568 px and ~1.15 MP), a PDF by its pages', async () => {
     const png = (width: number, height: number) => {
       const header = Buffer.alloc(24);

@@ -16,7 +16,7 @@
 // A PDF copied into several parts of one request (item_reference) is read once per count.
 import { countBpeTokens } from './bpe-count.js';
 import { dataUrlImageSize } from './image-size.js';
-import { pdfPageCount } from './pdf-pages.js';
+import { pdfPageCount, UNREAD_PDF_PAGES } from './pdf-pages.js';
 import { contentText, type ChatCompletionRequest, type ContentPart, type ToolCall } from './types.js';
 
 /** Framing tokens OpenAI adds per message and once per reply. */
@@ -96,13 +96,18 @@ function attachmentTokens(attachments: Attachment[], image: (url: string) => num
     }
     let pages = pagesOf.get(part.file.file_data);
     if (pages === undefined) {
-      pages = pdfPageCount(part.file.file_data);
+      // Each read has a fixed cost (an inflate per object stream): thousands of tiny PDFs in one
+      // body would add up. Past MAX_PDFS_READ a PDF counts the most a provider takes in a request.
+      pages = pagesOf.size < MAX_PDFS_READ ? pdfPageCount(part.file.file_data) : UNREAD_PDF_PAGES;
       pagesOf.set(part.file.file_data, pages);
     }
     total += pages * page;
   }
   return total;
 }
+
+/** Distinct PDFs read per count; more than any provider takes in one request (Anthropic: 100 pages in all). */
+const MAX_PDFS_READ = 64;
 
 /**
  * At least as many tokens as the input is billed, in any BPE vocabulary; never tokenizes. Covers
