@@ -6,14 +6,16 @@
 // monthly budget, a rate): set at creation only, so the copy cached with the caller never goes
 // stale. A key created with a key gets at most the creating key's limits, and stays under them:
 // its spend and its rate count against the creating key's (and those above it), and revoking a
-// key revokes the keys created under it.
+// key revokes the keys created under it, including those whose creation was in flight (the
+// creation and the revocation serialize on the creating key's row, see key-locks.ts).
 import { recordAuditEvent } from '../audit/audit.service.js';
-import { AppError, badRequest, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller, type KeyLimits } from './caller.js';
 import type { IdentityContext } from './context.js';
 import { ApiKey, Organization, User } from './entities.js';
+import { lockKeyLine } from './key-locks.js';
 
 export interface ApiKeyView {
   id: string;
@@ -56,7 +58,10 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
   if (unknown >= 0) throw badRequest(`models[${unknown}] is not a model or tier of the gateway: '${input.models![unknown]}'`, `models[${unknown}]`);
   const granted = withinCreatorLimits(input, caller.via === 'api_key' ? caller.keyLimits : undefined);
   const rawKey = generateApiKey();
+  const creatorKeyId = caller.via === 'api_key' ? caller.apiKeyId : undefined;
   return ctx.em.transactional(async (em) => {
+    // Before the quota's organization lock: the lock order of key-locks.ts.
+    if (creatorKeyId) await assertCreatorStillValid(em, creatorKeyId);
     await assertQuota(em, limits, 'api_keys', caller);
     const key = em.create(ApiKey, {
       organization: em.getReference(Organization, caller.organizationId),
@@ -72,7 +77,7 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
     const keyLimits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute };
     audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix, ...keyLimits, ...(caller.apiKeyId ? { createdWithKey: caller.apiKeyId } : {}) });
     await em.flush();
-    if (caller.via === 'api_key' && caller.apiKeyId) await recordAncestors(em, key.id, caller.apiKeyId);
+    if (creatorKeyId) await recordAncestors(em, key.id, creatorKeyId);
     return { id: key.id, name: key.name, key: rawKey, prefix: key.prefix, createdAt: key.createdAt.toISOString(), ...keyLimits };
   });
 }
@@ -95,6 +100,15 @@ export function withinCreatorLimits(input: CreateApiKeyInput, ceiling: KeyLimits
     monthlyBudget: asked.monthlyBudget ?? ceiling.monthlyBudget,
     rateLimitPerMinute: asked.rateLimitPerMinute ?? ceiling.rateLimitPerMinute,
   };
+}
+
+/**
+ * The creating key authenticated before this transaction; it (or a key above it) may have been
+ * revoked since. Checked under the lock its revocation takes, so the new key is either committed
+ * before the revocation reads the keys under it, or refused: 401, the credential is gone.
+ */
+async function assertCreatorStillValid(em: IdentityContext['em'], creatorKeyId: string): Promise<void> {
+  if (!(await lockKeyLine(em, creatorKeyId))) throw unauthorized();
 }
 
 /** The new key sits under the key that created it and under every key above that one. */
@@ -131,6 +145,8 @@ export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<vo
   // Only the owner manages admins: one admin does not revoke another's keys.
   if (key.user.role === 'admin' && key.user.id !== ctx.caller.userId && ctx.caller.role !== 'owner') throw forbidden("Only the owner revokes another admin's API keys");
   const revoked = await ctx.em.transactional(async (em) => {
+    // Waits for creations with this key (or a key under it) in flight: the update below then sees their keys.
+    await lockKeyLine(em, key.id);
     const rows = await em.execute<Array<{ id: string }>>(
       `update "api_keys" set "revoked_at" = ? where "revoked_at" is null and "organization_id" = ?
         and ("id" = ? or "id" in (select "key_id" from "api_key_ancestors" where "ancestor_id" = ?)) returning "id"`,

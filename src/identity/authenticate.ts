@@ -1,6 +1,7 @@
-// Turns a bearer API key into a Caller. A revoked key, a key of a disabled or removed user,
-// a malformed key or no key is 401 `unauthorized`, with the same message for each so the
-// response never tells which.
+// Turns a bearer API key into a Caller. A revoked key, a key under a revoked key (its own row
+// not revoked: written before revocation was final, or by a race), a key of a disabled or
+// removed user, a malformed key or no key is 401 `unauthorized`, with the same message for each
+// so the response never tells which.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unauthorized } from '../errors.js';
 import type { Caller, KeyAbove } from './caller.js';
@@ -21,7 +22,7 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
     { populate: ['user'], fields: ['id', 'organization', 'models', 'monthlyBudget', 'rateLimitPerMinute', 'user.id', 'user.email', 'user.role', 'user.status', 'user.organization'] },
   );
   if (!key || key.user.status !== 'active') throw unauthorized();
-  const above = await limitsAbove(em, key.id);
+  const { above, ancestorIds } = await keysAbove(em, key.id);
   return {
     organizationId: key.user.organization.id,
     userId: key.user.id,
@@ -29,16 +30,25 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
     role: key.user.role,
     via: 'api_key',
     apiKeyId: key.id,
+    ...(ancestorIds.length ? { apiKeyAncestorIds: ancestorIds } : {}),
     keyLimits: { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute, ...(above.length ? { above } : {}) },
   };
 }
 
-/** The limits of the keys above a key (created it, or created its creator...), nearest first; those without limits left out. */
-async function limitsAbove(em: EntityManager, keyId: string): Promise<KeyAbove[]> {
-  const rows = await em.execute<Array<{ id: string; monthly_budget: number | null; rate_limit_per_minute: number | null }>>(
-    `select k."id", k."monthly_budget", k."rate_limit_per_minute" from "api_key_ancestors" a join "api_keys" k on k."id" = a."ancestor_id"
-      where a."key_id" = ? and (k."monthly_budget" is not null or k."rate_limit_per_minute" is not null) order by a."depth"`,
+/**
+ * The keys above a key (created it, or created its creator...), nearest first, in the one query
+ * that reads their limits: their ids, and the limits of those that have any. 401 when one of them
+ * is revoked.
+ */
+async function keysAbove(em: EntityManager, keyId: string): Promise<{ above: KeyAbove[]; ancestorIds: string[] }> {
+  const rows = await em.execute<Array<{ id: string; monthly_budget: number | null; rate_limit_per_minute: number | null; revoked_at: Date | null }>>(
+    `select k."id", k."monthly_budget", k."rate_limit_per_minute", k."revoked_at" from "api_key_ancestors" a join "api_keys" k on k."id" = a."ancestor_id"
+      where a."key_id" = ? order by a."depth"`,
     [keyId],
   );
-  return rows.map((row) => ({ id: row.id, monthlyBudget: row.monthly_budget === null ? null : Number(row.monthly_budget), rateLimitPerMinute: row.rate_limit_per_minute }));
+  if (rows.some((row) => row.revoked_at !== null)) throw unauthorized();
+  const above = rows
+    .filter((row) => row.monthly_budget !== null || row.rate_limit_per_minute !== null)
+    .map((row) => ({ id: row.id, monthlyBudget: row.monthly_budget === null ? null : Number(row.monthly_budget), rateLimitPerMinute: row.rate_limit_per_minute }));
+  return { above, ancestorIds: rows.map((row) => row.id) };
 }

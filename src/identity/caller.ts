@@ -9,6 +9,8 @@ export interface Caller {
   /** How the request authenticated. */
   via: 'api_key' | 'session';
   apiKeyId?: string;
+  /** The keys the API key was created under, nearest first: evicting any of them evicts this caller. */
+  apiKeyAncestorIds?: readonly string[];
   sessionId?: string;
   /** The API key's own gateway limits (absent for sessions); cached with the caller. */
   keyLimits?: KeyLimits;

@@ -81,4 +81,23 @@ describe('CredentialCache', () => {
     await cache.listen();
     await expect(cache.invalidate({ apiKeyId: 'key-1' })).resolves.toBe(false);
   });
+
+  it('evicts the keys under a key with it, on every instance, and leaves other keys cached', async () => {
+    const instance = slowBus(0);
+    const first = new CredentialCache(instance());
+    const second = new CredentialCache(instance());
+    await Promise.all([first.listen(), second.listen()]);
+    const child: Caller = { ...caller, apiKeyId: 'key-2', apiKeyAncestorIds: ['key-1'] };
+    const grandchild: Caller = { ...caller, apiKeyId: 'key-3', apiKeyAncestorIds: ['key-2', 'key-1'] };
+    const sibling: Caller = { ...caller, apiKeyId: 'key-4', apiKeyAncestorIds: ['key-9'] };
+    for (const cache of [first, second]) {
+      for (const [hash, entry] of [['child', child], ['grandchild', grandchild], ['sibling', sibling]] as const) cache.set(hash, entry, cache.generation);
+    }
+    await expect(first.invalidate({ apiKeyId: 'key-1' })).resolves.toBe(true);
+    for (const cache of [first, second]) {
+      expect(cache.get('child')).toBeUndefined();
+      expect(cache.get('grandchild')).toBeUndefined();
+      expect(cache.get('sibling')).toEqual(sibling);
+    }
+  });
 });

@@ -1,10 +1,10 @@
 // Caches API key lookups per API process so a request does not cost a database round trip.
 // Correctness does not depend on the cache: every change that could invalidate a cached caller
-// (key revoked, user removed, disabled or re-roled) evicts it here at once and fans the eviction
-// out to every other API instance through shared pub/sub. The change is acknowledged only once
-// every instance that received the eviction has applied it, so a request sent to any instance
-// after the change's response sees it. A short TTL bounds staleness if a message were ever lost
-// (e.g. during a Redis reconnect, or when acknowledgements time out).
+// (key revoked, or a key above it; user removed, disabled or re-roled) evicts it here at once and
+// fans the eviction out to every other API instance through shared pub/sub. The change is
+// acknowledged only once every instance that received the eviction has applied it, so a request
+// sent to any instance after the change's response sees it. A short TTL bounds staleness if a
+// message were ever lost (e.g. during a Redis reconnect, or when acknowledgements time out).
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { SharedState } from '../redis.js';
@@ -152,8 +152,13 @@ export class CredentialCache {
   private evict(change: CredentialChange): void {
     this.evictions++;
     for (const [hash, entry] of this.byKeyHash) {
-      const matches = 'apiKeyId' in change ? entry.caller.apiKeyId === change.apiKeyId : entry.caller.userId === change.userId;
+      const matches = 'apiKeyId' in change ? isKeyOrUnder(entry.caller, change.apiKeyId) : entry.caller.userId === change.userId;
       if (matches) this.byKeyHash.delete(hash);
     }
   }
+}
+
+/** A key's eviction is its descendants' too: a key under a revoked key is no longer valid. */
+function isKeyOrUnder(caller: Caller, apiKeyId: string): boolean {
+  return caller.apiKeyId === apiKeyId || (caller.apiKeyAncestorIds?.includes(apiKeyId) ?? false);
 }

@@ -10,6 +10,7 @@ import { AppError, forbidden, notFound } from '../errors.js';
 import type { IdentityContext } from './context.js';
 import { hasRole, type Caller } from './caller.js';
 import { ApiKey, Invitation, User, type Role, type UserStatus } from './entities.js';
+import { lockKeysOfUser } from './key-locks.js';
 import { endUserSessions } from './sessions.js';
 
 export interface UserView {
@@ -63,6 +64,7 @@ export async function removeUser(ctx: IdentityContext, userId: string): Promise<
   await ctx.em.transactional(async (tx) => {
     await endUserSessions(tx, user.id);
     await tx.nativeDelete(Invitation, { user: user.id });
+    await lockKeysOfUser(tx, user.id);
     await tx.nativeDelete(ApiKey, { user: user.id });
     await tx.nativeDelete(User, { id: user.id });
     audit(ctx, tx, 'user.removed', user, { email: user.email, role: user.role });
@@ -77,6 +79,8 @@ export async function disableUser(ctx: IdentityContext, userId: string): Promise
   await ctx.em.transactional(async (tx) => {
     await tx.nativeUpdate(User, { id: user.id }, { status: 'disabled' });
     await endUserSessions(tx, user.id);
+    // After the locks, the update sees every key a creation in flight committed (key-locks.ts).
+    await lockKeysOfUser(tx, user.id);
     await tx.nativeUpdate(ApiKey, { user: user.id, revokedAt: null }, { revokedAt: ctx.clock.now() });
     audit(ctx, tx, 'user.disabled', user, { email: user.email });
   });
