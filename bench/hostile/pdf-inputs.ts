@@ -49,8 +49,8 @@ function noise(size: number, seed = 1): Buffer {
 
 /** The worst PDFs, each about `size` bytes of PDF (1 MiB: past the 1 MiB body limit once in base64). */
 export function worstPdfs(size = MiB): HostileInput[] {
-  // Just under the inflate cap (2 MiB, and four times the PDF's bytes), so that all of it is inflated and scanned.
-  const inflatable = Math.min(2 * MiB, 4 * size) - 64;
+  // Just under the inflate cap (1 MiB, and four times the PDF's bytes), so that all of it is inflated and scanned.
+  const inflatable = Math.min(MiB, 4 * size) - 64;
   const tiny = Buffer.concat([Buffer.from('1 0 obj<</Type/ObjStm/N 1/First 0/Filter/FlateDecode>>stream\n'), deflateSync('<</Type/Page>>'), Buffer.from('\nendstream endobj\n')]);
   return [
     // The lazy regex and indexOf('endstream') per header this replaced: quadratic, seconds per MiB.
