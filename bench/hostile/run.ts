@@ -61,7 +61,7 @@ const base64Block = (type: 'image' | 'document', dataUrl: string) => {
 };
 const chat = (content: unknown) => ({ model: 'fake-model', messages: [{ role: 'user', content }] });
 
-function cases(stored: { itemId: string } | undefined): Case[] {
+function cases(stored: { itemId: string } | undefined, chain: string | undefined): Case[] {
   const out: Case[] = [
     { parser: 'baseline', input: 'tiny body', path: '/v1/messages/count_tokens', body: countTokens('hello') },
     { parser: 'baseline', input: 'ordinary prose (count_tokens)', path: '/v1/messages/count_tokens', body: countTokens(prose(TEXT)) },
@@ -83,11 +83,28 @@ function cases(stored: { itemId: string } | undefined): Case[] {
   out.push({ parser: 'DLP (all detectors)', input: 'every adversarial shape mixed', path: '/v1/chat/completions', body: chat(mixed.map((shape) => shape(Math.floor(TEXT / mixed.length))).join(' ')) });
   const unknown = Array.from({ length: 2_048 }, (_, i) => ({ type: 'item_reference', id: `msg_${String(i).padStart(32, '0')}` }));
   out.push({ parser: 'references (Responses)', input: '2,048 item_references to unknown ids', path: '/v1/responses', body: { model: 'fake-model', input: unknown } });
+  if (chain) {
+    out.push({ parser: 'references (Responses)', input: 'previous_response_id of ~3.4 MiB stored', path: '/v1/responses', body: { model: 'fake-model', store: false, previous_response_id: chain, input: 'And then?' } });
+  }
   if (stored) {
     const copies = Array.from({ length: 2_048 }, () => ({ type: 'item_reference', id: stored.itemId }));
     out.push({ parser: 'references (Responses)', input: '2,048 item_references to one stored PDF', path: '/v1/responses', body: { model: 'fake-model', store: false, input: copies } });
   }
   return out;
+}
+
+/** Four stored responses of ~860 KiB of prose each, one continuing the other: what a legitimate continuation resolves at most (4 x the body limit). */
+async function storedChain(baseUrl: string, key: string): Promise<string | undefined> {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  let previous: string | undefined;
+  for (let turn = 0; turn < 4; turn++) {
+    const body = { model: 'fake-model', store: true, input: prose(Math.floor(TEXT * 0.84)), ...(previous ? { previous_response_id: previous } : {}) };
+    const created = await fetch(`${baseUrl}/v1/responses`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const { id } = (await created.json()) as { id?: string };
+    if (!id) return undefined;
+    previous = id;
+  }
+  return previous;
 }
 
 /** A stored response whose input holds the worst PDF at half the body limit: what references can copy. */
@@ -124,13 +141,14 @@ async function main(): Promise<void> {
   const api = await startApi(runtime, { port: 0, host: '127.0.0.1' });
   const org = await createTestOrganization(runtime.orm);
   const stored = await storedPdf(api.url, org.owner.key);
+  const chain = await storedChain(api.url, org.owner.key);
   const delay = monitorEventLoopDelay({ resolution: 1 });
   const client = new Client();
   try {
     console.log(`# Hostile input through the API: ${(BODY / MIB).toFixed(2)} MiB bodies, ${RUNS} runs each (median wall, worst stall), Node ${process.versions.node}, ${config.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}\n`);
     const rows: string[][] = [];
     const only = process.env.BENCH_ONLY;
-    for (const item of cases(stored).filter((c) => !only || `${c.parser} ${c.input}`.includes(only))) {
+    for (const item of cases(stored, chain).filter((c) => !only || `${c.parser} ${c.input}`.includes(only))) {
       const text = JSON.stringify(item.body);
       await client.load(`${api.url}${item.path}`, { authorization: `Bearer ${org.owner.key}`, 'x-api-key': org.owner.key, 'content-type': 'application/json' }, text);
       const send = () => client.send();

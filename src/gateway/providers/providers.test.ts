@@ -205,7 +205,7 @@ describe('anthropic transforms', () => {
     });
   });
 
-  it('translates stream events into deltas, tool calls and a usage chunk', () => {
+  it('translates stream events into deltas, tool calls and a usage chunk (the prompt\'s count already on the role chunk)', () => {
     const t = createAnthropicStreamTranslator();
     const events = [
       { type: 'message_start', message: { usage: { input_tokens: 9 } } },
@@ -217,7 +217,8 @@ describe('anthropic transforms', () => {
       { type: 'message_stop' },
     ].flatMap((event) => t.translate({ event: event.type, data: JSON.stringify(event) }));
     expect(events).toEqual([
-      { delta: { role: 'assistant' }, finishReason: null },
+      // message_start's count: what the stream is billed for its prompt should it end before message_delta.
+      { delta: { role: 'assistant' }, finishReason: null, promptUsage: { inputTokens: 9, outputTokens: 0 } },
       { delta: { content: 'Hi' }, finishReason: null },
       { delta: { tool_calls: [{ index: 0, id: 'tu', type: 'function', function: { name: 'f', arguments: '' } }] }, finishReason: null },
       { delta: { tool_calls: [{ index: 0, function: { arguments: '{"a"' } }] }, finishReason: null },
