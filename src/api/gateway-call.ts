@@ -46,7 +46,8 @@ export interface GatewayEndpoint {
  * comes from local rate blocks where the budget ledger leases them (no round trip on the hot path).
  */
 export async function runGatewayHandler(handler: GatewayHandler, call: GatewayCall, res: ServerResponse): Promise<void> {
-  await call.admission?.countAlone();
+  const { admission } = call;
+  if (admission && !admission.countLocally()) await admission.countAlone();
   await handler(call, res);
 }
 

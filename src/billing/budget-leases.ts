@@ -180,6 +180,13 @@ export class LeaseBook {
     return { status: 'leased', leaseId: lease.id, rate: request.counters.length ? { admitted: true, windows } : undefined };
   }
 
+  /** Counts a request's rate-limit counters from this book's token blocks when each has one; else undefined, nothing taken. */
+  admitRateLocally(counters: CounterHit[]): HitResult | undefined {
+    const now = Date.now();
+    for (const hit of counters) if (!this.blocks.has(hit, now)) return undefined;
+    return { admitted: true, windows: counters.map((hit) => this.blocks.take(hit, now)) };
+  }
+
   /**
    * Counts a request's rate-limit counters alone, before any budget is asked (admission before
    * work): from this book's token blocks when each counter has one (no round trip), else one ADMIT

@@ -116,6 +116,11 @@ export class BudgetLedger implements BudgetGuard, BudgetControl {
    * process holds rate blocks for them (leases); undefined when there are no leases or the store
    * failed (the caller counts them itself then, as without leases).
    */
+  /** The same from local rate blocks only, synchronously (the hot path): undefined when they cannot count them all. */
+  countRateLocally(counters: CounterHit[]): HitResult | undefined {
+    return counters.length === 0 ? undefined : this.leases?.admitRateLocally(counters);
+  }
+
   async countRate(organizationId: string, counters: CounterHit[]): Promise<HitResult | undefined> {
     const leases = this.leases;
     if (!leases || counters.length === 0) return undefined;

@@ -24,6 +24,8 @@ export interface PendingAdmission {
   apply(result: HitResult): void;
   /** Counts the counters alone unless already counted; throws 429 when not admitted. */
   countAlone(): Promise<void>;
+  /** Counts them now if it can without waiting (local rate blocks); true once counted. Throws 429 when not admitted. */
+  countLocally(): boolean;
 }
 
 export interface ReserveKey {
@@ -59,6 +61,8 @@ export interface BudgetGuard {
    * undefined when it cannot count them (the caller counts them in its own store).
    */
   countRate?(organizationId: string, counters: CounterHit[]): Promise<HitResult | undefined>;
+  /** `countRate` from local rate blocks only, synchronously; undefined when they cannot count them all. */
+  countRateLocally?(counters: CounterHit[]): HitResult | undefined;
 }
 
 /** No cap: reservations always succeed. */

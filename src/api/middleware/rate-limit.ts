@@ -60,6 +60,7 @@ export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config' | 
   // Where the budget ledger holds rate blocks (leases), a count alone usually needs no round trip.
   const { budget } = deps;
   const store: AdmissionCounter = {
+    local: (counters) => budget.countRateLocally?.(counters),
     async hit(organizationId, counters) {
       return (await budget.countRate?.(organizationId, counters)) ?? shared.hit(counters);
     },
@@ -87,6 +88,8 @@ export function admissions(deps: Pick<AppDeps, 'shared' | 'logger' | 'config' | 
 }
 
 interface AdmissionCounter {
+  /** From local rate blocks, without waiting; undefined when they cannot count them all. */
+  local(counters: CounterHit[]): HitResult | undefined;
   hit(organizationId: string, counters: CounterHit[]): Promise<HitResult>;
 }
 
@@ -111,6 +114,13 @@ class Admission implements PendingAdmission {
       throw rateLimitedError(binding);
     }
     if (!this.res.headersSent) setRateLimitHeaders(this.res, binding);
+  }
+
+  countLocally(): boolean {
+    if (this.counted) return true;
+    const result = this.store.local(this.counters);
+    if (result) this.apply(result);
+    return result !== undefined;
   }
 
   async countAlone(): Promise<void> {
