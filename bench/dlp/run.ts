@@ -14,6 +14,7 @@ import { originalScan } from '../../test/helpers/dlp-original.js';
 import { ADVERSARIAL, COMMON_SHAPES } from '../../src/gateway/dlp/adversarial.js';
 import { DETECTOR_TYPES, type DetectorType } from '../../src/gateway/dlp/detectors.js';
 import { scanText, scanTextAsync } from '../../src/gateway/dlp/scanner.js';
+import { printTable as table } from '../markdown-table.js';
 
 const MIB = 1024 * 1024;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -35,15 +36,6 @@ function measure(run: () => unknown, runs = RUNS): { wall: number; cpu: number }
 }
 
 const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
-
-function table(headers: string[], rows: string[][]): void {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(line(headers));
-  console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
-  for (const row of rows) console.log(line(row));
-  console.log();
-}
 
 function adversarial(): void {
   console.log('## 1 MiB of adversarial input per detector (target <= 20 ms)\n');

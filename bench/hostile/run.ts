@@ -27,6 +27,7 @@ import { openRuntime } from '../../src/runtime.js';
 import { fakeGatewayConfig, writeGatewayConfig, type FakeUpstream } from '../../test/fixtures/fake-upstream.js';
 import { createTestOrganization } from '../../test/helpers/orgs.js';
 import { worstImages, worstPdfs } from './pdf-inputs.js';
+import { printTable as table } from '../markdown-table.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BODY = Number(process.env.BENCH_BODY_BYTES ?? 1024 * 1024);
@@ -226,15 +227,6 @@ class Client {
       this.worker.postMessage(message);
     });
   }
-}
-
-function table(headers: string[], rows: string[][]): void {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(line(headers));
-  console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
-  for (const row of rows) console.log(line(row));
-  console.log();
 }
 
 await main();
