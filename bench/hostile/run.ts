@@ -180,7 +180,7 @@ async function main(): Promise<void> {
       }
       const wall = walls.sort((a, b) => a - b)[Math.floor(walls.length / 2)]!;
       const bytes = Buffer.byteLength(text);
-      rows.push([item.parser, item.input, String(status), `${(bytes / MIB).toFixed(2)}`, wall.toFixed(1), (wall / (bytes / MIB)).toFixed(1), stall.toFixed(1), (process.memoryUsage().rss / 1e6).toFixed(0)]);
+      rows.push([item.parser, item.input, String(status), `${(bytes / MIB).toFixed(2)}`, wall.toFixed(1), bytes >= MIB / 2 ? (wall / (bytes / MIB)).toFixed(1) : "-", stall.toFixed(1), (process.memoryUsage().rss / 1e6).toFixed(0)]);
       console.error(`  ${item.parser}: ${item.input} done`);
     }
     table(['parser', 'worst input', 'status', 'MiB', 'wall ms', 'ms per MiB', 'longest stall ms', 'RSS MB'], rows);
