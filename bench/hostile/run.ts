@@ -85,7 +85,7 @@ function cases(stored: { itemId: string } | undefined, chain: string | undefined
   const unknown = Array.from({ length: 2_048 }, (_, i) => ({ type: 'item_reference', id: `msg_${String(i).padStart(32, '0')}` }));
   out.push({ parser: 'references (Responses)', input: '2,048 item_references to unknown ids', path: '/v1/responses', body: { model: 'fake-model', input: unknown } });
   if (chain) {
-    out.push({ parser: 'references (Responses)', input: 'previous_response_id of ~3.4 MiB stored', path: '/v1/responses', body: { model: 'fake-model', store: false, previous_response_id: chain, input: 'And then?' } });
+    out.push({ parser: 'references (Responses)', input: 'previous_response_id of ~2.5 MiB of text stored', path: '/v1/responses', body: { model: 'fake-model', store: false, previous_response_id: chain, input: 'And then?' } });
   }
   if (stored) {
     const copies = Array.from({ length: 2_048 }, () => ({ type: 'item_reference', id: stored.itemId }));
@@ -94,11 +94,11 @@ function cases(stored: { itemId: string } | undefined, chain: string | undefined
   return out;
 }
 
-/** Four stored responses of ~860 KiB of prose each, one continuing the other: what a legitimate continuation resolves at most (4 x the body limit). */
+/** Three stored responses of ~860 KiB of prose each, one continuing the other: a long conversation a continuation resolves (the cap, 4 x the body limit, counts stored bytes: encrypted, so more than the text). */
 async function storedChain(baseUrl: string, key: string): Promise<string | undefined> {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   let previous: string | undefined;
-  for (let turn = 0; turn < 4; turn++) {
+  for (let turn = 0; turn < 3; turn++) {
     const body = { model: 'fake-model', store: true, input: prose(Math.floor(TEXT * 0.84)), ...(previous ? { previous_response_id: previous } : {}) };
     const created = await fetch(`${baseUrl}/v1/responses`, { method: 'POST', headers, body: JSON.stringify(body) });
     const { id } = (await created.json()) as { id?: string };
