@@ -16,16 +16,16 @@ import type { GatewayConfig } from './config.js';
 import type { DlpVerdict, InspectedRequest } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
 import { ClientAbortedError, abortedError, providerError, type AttemptLog, type Failover } from './failover.js';
-import { costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
 import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
+import { OutputTally, settledUsage } from './answer-usage.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
 import { RelayedChunks } from './stream-relay.js';
 import type { UpstreamChunks } from './upstream-stream.js';
-import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext, ToolCall } from './types.js';
+import type { CallSignal, ChatCompletionRequest, ChatCompletionResult, ChatContext } from './types.js';
 
 /** DLP as the chat use case needs it: scan, mask, and say which blocking types were found. */
 export interface DlpInspector {
@@ -386,59 +386,6 @@ async function openStream(opening: Promise<UpstreamChunks>): Promise<{ head: Nor
   } catch (error) {
     await stream.return();
     throw error;
-  }
-}
-
-/**
- * An answer's usage and cost for its settlement and records, whatever happens on the way: the
- * upstream's or estimated usage (`usage`), else, should that fail (an error in our own code), the
- * hold's own worst case, so the budget never moves less than the call may have cost.
- */
-async function settledUsage(
-  answered: Pick<Awaited<ReturnType<Failover['run']>>, 'target' | 'reservation' | 'maxTokens'>,
-  promptTokens: number,
-  usage: () => Promise<TokenCounts & { estimated: boolean }>,
-): Promise<TokenCounts & { estimated: boolean; cost: number }> {
-  try {
-    const counted = await usage();
-    return { ...counted, cost: costOf(answered.target.model, counted) };
-  } catch {
-    return { inputTokens: promptTokens, outputTokens: answered.maxTokens, estimated: true, cost: answered.reservation.amount };
-  }
-}
-
-/**
- * Accumulates what was streamed, for usage when the upstream reports none (or reported only its
- * prompt's count before the stream ended, as Anthropic's message_start does); drops upstream
- * usage chunks.
- */
-class OutputTally {
-  private text = '';
-  private readonly toolArguments: ToolCall[] = [];
-  private reported: TokenCounts | undefined;
-  private promptReported: TokenCounts | undefined;
-
-  /** Returns whether the chunk should be forwarded. */
-  take(chunk: NormalizedChunk): boolean {
-    if (chunk.usage) {
-      this.reported = chunk.usage;
-      return false;
-    }
-    if (chunk.promptUsage) this.promptReported = chunk.promptUsage;
-    if (chunk.delta.content) this.text += chunk.delta.content;
-    // Thinking is output too (Anthropic counts it in output_tokens).
-    if (chunk.delta.reasoning?.thinking) this.text += chunk.delta.reasoning.thinking;
-    for (const call of chunk.delta.tool_calls ?? []) {
-      this.toolArguments.push({ id: '', type: 'function', function: { name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' } });
-    }
-    return true;
-  }
-
-  async usage(prompt: PromptInput): Promise<TokenCounts & { estimated: boolean }> {
-    if (this.reported) return { ...this.reported, estimated: false };
-    const outputTokens = await countCompletionTokens(this.text, this.toolArguments);
-    if (this.promptReported) return { ...this.promptReported, outputTokens, estimated: true };
-    return { inputTokens: await countPromptTokens(prompt), outputTokens, estimated: true };
   }
 }
 
