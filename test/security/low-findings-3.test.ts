@@ -16,6 +16,7 @@ import { approvalLink } from '../../src/approvals/links.js';
 import { Automation } from '../../src/automations/entities.js';
 import { functionNameFor } from '../../src/connectors/tool-use.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
+import { startFakeSlack, type FakeSlack } from '../fixtures/fake-slack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
@@ -32,10 +33,10 @@ let org: TestOrganization;
 let upstream: FakeUpstream;
 let mcp: ToolServer;
 let receiver: WebhookReceiver;
-let slack: RecordingSlack;
+let slack: FakeSlack;
 
 beforeAll(async () => {
-  [upstream, mcp, receiver, slack] = await Promise.all([startFakeUpstream(), startToolServer(), startWebhookReceiver(), startRecordingSlack()]);
+  [upstream, mcp, receiver, slack] = await Promise.all([startFakeUpstream(), startToolServer(), startWebhookReceiver(), startFakeSlack({ token: [OPERATOR_SLACK_TOKEN, TENANT_SLACK_TOKEN] })]);
   receiver.secret = 'whsec_low_findings_3_receiver_1234';
   stack = await startStack({
     env: {
@@ -349,35 +350,3 @@ async function startToolServer(): Promise<ToolServer> {
   };
 }
 
-interface RecordingSlack {
-  apiUrl: string;
-  /** Every chat.postMessage that reached it, whatever its token. */
-  posts: Array<{ authorization: string | undefined; channel: string; text: string }>;
-  stop(): Promise<void>;
-}
-
-/** Slack's chat.postMessage for two apps, the operator's and the organization's: both tokens work, every call is recorded. */
-async function startRecordingSlack(): Promise<RecordingSlack> {
-  const posts: RecordingSlack['posts'] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { channel?: string; text?: string };
-      posts.push({ authorization: req.headers.authorization, channel: String(body.channel), text: String(body.text) });
-      const known = [OPERATOR_SLACK_TOKEN, TENANT_SLACK_TOKEN].some((token) => req.headers.authorization === `Bearer ${token}`);
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(known ? { ok: true, ts: `${Date.now() / 1000}` } : { ok: false, error: 'invalid_auth' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    apiUrl: `http://127.0.0.1:${port}/api`,
-    posts,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
