@@ -11,6 +11,8 @@ export interface TokenCounts {
   cacheReadTokens?: number;
   /** Of inputTokens, written to the upstream's prompt cache (Anthropic's cache_creation_input_tokens), when it says. */
   cacheWriteTokens?: number;
+  /** Of cacheWriteTokens, written with the 1-hour TTL (Anthropic's cache_creation.ephemeral_1h_input_tokens); the rest are 5-minute writes. */
+  cacheWrite1hTokens?: number;
   /** Of outputTokens, spent reasoning (OpenAI's completion_tokens_details.reasoning_tokens), when the upstream says. */
   reasoningTokens?: number;
 }
