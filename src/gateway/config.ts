@@ -47,6 +47,12 @@ const modelSchema = z.object({
   cacheTtlSeconds: z.number().int().nonnegative().max(86_400).default(0),
   /** Models (bigger context windows) a context-length error moves on to, in order, before the first byte. */
   contextWindowFallbacks: z.array(z.string().min(1)).optional(),
+  /**
+   * Prompt caching the gateway adds: `auto` puts cache breakpoints (end of the tools, of the system
+   * prompt, the last user turn) on a request to an Anthropic upstream whose client set none
+   * (prompt-cache.ts); `off` sends what the client set, nothing more.
+   */
+  promptCaching: z.enum(['off', 'auto']).default('off'),
 });
 
 const breakerSchema = z.object({
