@@ -2,7 +2,7 @@
 // what it reported of the prompt before the stream ended (Anthropic's message_start), the estimate
 // (tokens.ts: bounded, never throws), or the hold's own worst case.
 import type { Failover } from './failover.js';
-import { costOf } from './pricing.js';
+import { cacheSavingOf, costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import { countCompletionTokens, countPromptTokens, type PromptInput } from './tokens.js';
 import type { ToolCall } from './types.js';
@@ -10,18 +10,20 @@ import type { ToolCall } from './types.js';
 /**
  * An answer's usage and cost for its settlement and records, whatever happens on the way: the
  * upstream's or estimated usage (`usage`), else, should that fail (an error in our own code), the
- * hold's own worst case, so the budget never moves less than the call may have cost.
+ * hold's own worst case, so the budget never moves less than the call may have cost. The cache
+ * counts and `cacheSaving` (what the cache reads saved, USD) travel with the usage into the
+ * request's records.
  */
 export async function settledUsage(
   answered: Pick<Awaited<ReturnType<Failover['run']>>, 'target' | 'reservation' | 'maxTokens'>,
   promptTokens: number,
   usage: () => Promise<TokenCounts & { estimated: boolean }>,
-): Promise<TokenCounts & { estimated: boolean; cost: number }> {
+): Promise<TokenCounts & { estimated: boolean; cost: number; cacheSaving: number }> {
   try {
     const counted = await usage();
-    return { ...counted, cost: costOf(answered.target.model, counted) };
+    return { ...counted, cost: costOf(answered.target, counted), cacheSaving: cacheSavingOf(answered.target, counted) };
   } catch {
-    return { inputTokens: promptTokens, outputTokens: answered.maxTokens, estimated: true, cost: answered.reservation.amount };
+    return { inputTokens: promptTokens, outputTokens: answered.maxTokens, estimated: true, cost: answered.reservation.amount, cacheSaving: 0 };
   }
 }
 

@@ -45,6 +45,12 @@ const modelSchema = z.object({
   mode: z.enum(MODEL_MODES).default('chat'),
   /** Default response-cache lifetime for requests without Cache-Control; 0 = only when asked. */
   cacheTtlSeconds: z.number().int().nonnegative().max(86_400).default(0),
+  /** USD per 1M prompt-cache reads; absent = the answering provider's usual rate (pricing.ts: anthropic 0.1x input, openai 0.5x). */
+  cacheReadPricePer1M: z.number().nonnegative().optional(),
+  /** USD per 1M prompt-cache writes with the 5-minute TTL; absent = anthropic 1.25x input, openai the input price. */
+  cacheWritePricePer1M: z.number().nonnegative().optional(),
+  /** USD per 1M prompt-cache writes with Anthropic's 1-hour TTL; absent = 2x input. */
+  cacheWrite1hPricePer1M: z.number().nonnegative().optional(),
   /** Models (bigger context windows) a context-length error moves on to, in order, before the first byte. */
   contextWindowFallbacks: z.array(z.string().min(1)).optional(),
   /**

@@ -61,7 +61,7 @@ export class EmbeddingService {
       const { target, value } = answered;
       const estimated = value.inputTokens === null;
       const inputTokens = value.inputTokens ?? (await countBpeTokens(input));
-      const cost = costOf(target.model, { inputTokens, outputTokens: 0 });
+      const cost = costOf(target, { inputTokens, outputTokens: 0 });
       // Settled before the answer: an embedding call has no stream to outlive it.
       await this.deps.budget.settle(answered.reservation, cost).catch(() => {});
       this.record(context, request, trail, 'success', 200, null, { inputTokens, estimated, cost });

@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { observeUpstreamCall } from '../metrics.js';
 import type { CircuitBreakers } from './breaker.js';
 import type { BreakerConfig } from './config.js';
-import { worstCaseCost } from './pricing.js';
+import { worstCaseCost, type CacheWrite } from './pricing.js';
 import { effectiveMaxTokens, type RouteTarget } from './router.js';
 import { UpstreamAborted, UpstreamFailure } from './transport.js';
 import type { CallSignal } from './types.js';
@@ -41,6 +41,8 @@ export interface FailoverInput {
   holdOptions?: ReserveOptions;
   /** The targets a context-length error moves on to (the model's contextWindowFallbacks). */
   contextFallbacks?: (model: RouteTarget['model']) => RouteTarget[];
+  /** Whether the request writes the upstream's prompt cache (its breakpoints' longest TTL): the hold prices the prompt at the write price. */
+  cacheWrite?: CacheWrite;
 }
 
 export class Failover {
@@ -57,7 +59,7 @@ export class Failover {
     for (let index = 0; index < available.length; index++) {
       const target = available[index]!;
       const maxTokens = input.noOutput ? 0 : effectiveMaxTokens(input.requestedMaxTokens, target.model);
-      const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target.model, input.promptTokens, maxTokens), input.holdOptions);
+      const reservation = await this.budget.reserve(input.organizationId, worstCaseCost(target, input.promptTokens, maxTokens, input.cacheWrite), input.holdOptions);
       input.log.attempts += 1;
       input.log.target = target;
       const startedAt = performance.now();
