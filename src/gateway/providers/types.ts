@@ -90,10 +90,17 @@ export interface UpstreamHttpRequest {
 /** How an upstream error is classified: retryable ones move to the next target. */
 export interface ProviderErrorInfo {
   retryable: boolean;
-  /** Safe for clients: never echoes upstream bodies that could hold prompt text or keys. */
+  /**
+   * Safe for clients: never echoes upstream bodies that could hold prompt text or keys, except
+   * the upstream's own (bounded) message on a client fault, which describes the client's request.
+   */
   message: string;
   /** The prompt (plus the output bound) is over the model's context window: a bigger model may take it. */
   contextLengthExceeded?: boolean;
+  /** The request's own fault (400, 413, 422): the client gets 400 bad_request and no other target is tried. */
+  clientFault?: boolean;
+  /** With clientFault: the request field the upstream named, when it named one. */
+  param?: string;
 }
 
 export interface BuildRequestInput {
