@@ -16,6 +16,7 @@ import { hasRole, type Caller, type KeyLimits } from './caller.js';
 import type { IdentityContext } from './context.js';
 import { ApiKey, Organization, User } from './entities.js';
 import { lockKeyLine } from './key-locks.js';
+import { mcpToolPatternCovered } from './mcp-tool-patterns.js';
 
 export interface ApiKeyView {
   id: string;
@@ -28,6 +29,7 @@ export interface ApiKeyView {
   models: string[] | null;
   monthlyBudget: number | null;
   rateLimitPerMinute: number | null;
+  mcpTools: string[] | null;
   /** USD recorded for this key in the current calendar month (UTC). */
   spentThisMonth: number;
 }
@@ -37,6 +39,7 @@ export interface CreateApiKeyInput {
   models?: string[] | undefined;
   monthlyBudget?: number | undefined;
   rateLimitPerMinute?: number | undefined;
+  mcpTools?: string[] | undefined;
 }
 
 export interface CreatedApiKey {
@@ -49,6 +52,7 @@ export interface CreatedApiKey {
   models: string[] | null;
   monthlyBudget: number | null;
   rateLimitPerMinute: number | null;
+  mcpTools: string[] | null;
 }
 
 /** `knownModels`: the model and tier ids of the gateway config; `models` must name only those. */
@@ -72,9 +76,10 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
       models: granted.models,
       monthlyBudget: granted.monthlyBudget,
       rateLimitPerMinute: granted.rateLimitPerMinute,
+      mcpTools: granted.mcpTools ?? null,
       createdAt: ctx.clock.now(),
     });
-    const keyLimits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute };
+    const keyLimits = { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute, mcpTools: key.mcpTools };
     audit({ ...ctx, em }, 'api_key.created', key, { name: key.name, prefix: key.prefix, ...keyLimits, ...(caller.apiKeyId ? { createdWithKey: caller.apiKeyId } : {}) });
     await em.flush();
     if (creatorKeyId) await recordAncestors(em, key.id, creatorKeyId);
@@ -89,16 +94,20 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
  */
 export function withinCreatorLimits(input: CreateApiKeyInput, ceiling: KeyLimits | undefined): KeyLimits {
   const models = input.models ? [...new Set(input.models)] : null;
-  const asked: KeyLimits = { models, monthlyBudget: input.monthlyBudget ?? null, rateLimitPerMinute: input.rateLimitPerMinute ?? null };
+  const mcpTools = input.mcpTools ? [...new Set(input.mcpTools)] : null;
+  const asked: KeyLimits = { models, monthlyBudget: input.monthlyBudget ?? null, rateLimitPerMinute: input.rateLimitPerMinute ?? null, mcpTools };
   if (!ceiling) return asked;
   const beyond = (field: string, what: string) => new AppError('forbidden', `${field} ${what} than the API key creating it allows`, { param: field });
   if (ceiling.models && asked.models?.some((model) => !ceiling.models!.includes(model))) throw beyond('models', 'names more models');
   if (ceiling.monthlyBudget !== null && asked.monthlyBudget !== null && asked.monthlyBudget > ceiling.monthlyBudget) throw beyond('monthlyBudget', 'is higher');
   if (ceiling.rateLimitPerMinute !== null && asked.rateLimitPerMinute !== null && asked.rateLimitPerMinute > ceiling.rateLimitPerMinute) throw beyond('rateLimitPerMinute', 'is higher');
+  const mcpCeiling = ceiling.mcpTools ?? null;
+  if (mcpCeiling && asked.mcpTools?.some((pattern) => !mcpToolPatternCovered(mcpCeiling, pattern))) throw beyond('mcpTools', 'reaches more tools');
   return {
     models: asked.models ?? ceiling.models,
     monthlyBudget: asked.monthlyBudget ?? ceiling.monthlyBudget,
     rateLimitPerMinute: asked.rateLimitPerMinute ?? ceiling.rateLimitPerMinute,
+    mcpTools: asked.mcpTools ?? mcpCeiling,
   };
 }
 
@@ -189,6 +198,7 @@ function toView(key: ApiKey, spentThisMonth: number): ApiKeyView {
     models: key.models,
     monthlyBudget: key.monthlyBudget,
     rateLimitPerMinute: key.rateLimitPerMinute,
+    mcpTools: key.mcpTools,
     spentThisMonth: Math.round(spentThisMonth * 1e10) / 1e10,
   };
 }

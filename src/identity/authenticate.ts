@@ -19,7 +19,7 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
   const key = await em.findOne(
     ApiKey,
     { keyHash: hashApiKey(rawKey), revokedAt: null },
-    { populate: ['user'], fields: ['id', 'organization', 'models', 'monthlyBudget', 'rateLimitPerMinute', 'user.id', 'user.email', 'user.role', 'user.status', 'user.organization'] },
+    { populate: ['user'], fields: ['id', 'organization', 'models', 'monthlyBudget', 'rateLimitPerMinute', 'mcpTools', 'user.id', 'user.email', 'user.role', 'user.status', 'user.organization'] },
   );
   if (!key || key.user.status !== 'active') throw unauthorized();
   const { above, ancestorIds } = await keysAbove(em, key.id);
@@ -31,7 +31,7 @@ export async function authenticateApiKey(em: EntityManager, rawKey: string): Pro
     via: 'api_key',
     apiKeyId: key.id,
     ...(ancestorIds.length ? { apiKeyAncestorIds: ancestorIds } : {}),
-    keyLimits: { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute, ...(above.length ? { above } : {}) },
+    keyLimits: { models: key.models, monthlyBudget: key.monthlyBudget, rateLimitPerMinute: key.rateLimitPerMinute, mcpTools: key.mcpTools, ...(above.length ? { above } : {}) },
   };
 }
 

@@ -24,6 +24,8 @@ export interface KeyLimits {
   monthlyBudget: number | null;
   /** Requests per minute; null = the service default. */
   rateLimitPerMinute: number | null;
+  /** Tools the key reaches through /v1/mcp (exact names or `<toolId>__*`); null = every tool of its user. */
+  mcpTools?: string[] | null | undefined;
   /**
    * The keys this key was created under (nearest first) that have a budget or a rate of their
    * own: calls with this key count against theirs too, so keys minted from a key share its limits.

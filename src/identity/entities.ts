@@ -30,7 +30,7 @@ export class User {
 }
 
 export class ApiKey {
-  [OptionalProps]?: 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'models' | 'monthlyBudget' | 'rateLimitPerMinute';
+  [OptionalProps]?: 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'models' | 'monthlyBudget' | 'rateLimitPerMinute' | 'mcpTools';
   id: string = randomUUID();
   organization!: Organization;
   user!: User;
@@ -41,6 +41,8 @@ export class ApiKey {
   monthlyBudget: number | null = null;
   /** Requests per minute for this key; null = the service default. */
   rateLimitPerMinute: number | null = null;
+  /** Tools this key reaches through /v1/mcp (exact names or `<toolId>__*`); null = every tool of its user. */
+  mcpTools: string[] | null = null;
   /** SHA-256 hex of the whole key; the only form of the key that is stored. */
   keyHash!: string;
   /** The first characters of the key, shown so a user can tell keys apart. */
@@ -93,6 +95,7 @@ export const ApiKeySchema = new EntitySchema<ApiKey>({
     models: { type: 'json', nullable: true },
     monthlyBudget: { type: 'double', nullable: true },
     rateLimitPerMinute: { type: 'integer', nullable: true },
+    mcpTools: { type: 'json', nullable: true },
     createdAt: { type: 'datetime', length: 3 },
     lastUsedAt: { type: 'datetime', length: 3, nullable: true },
     revokedAt: { type: 'datetime', length: 3, nullable: true },

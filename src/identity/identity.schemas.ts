@@ -2,6 +2,7 @@
 // privileged field (role, organizationId, status...) is a 400, never silently applied.
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
+import { mcpToolPatternsSchema } from './mcp-tool-patterns.js';
 
 export const idParam = z.uuid('must be a valid id');
 
@@ -12,6 +13,8 @@ export const createApiKeyBody = z.strictObject({
   /** USD per calendar month (UTC) for this key alone, within the organization's cap. */
   monthlyBudget: z.number().min(0).max(1e9).optional(),
   rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional(),
+  /** Tools the key reaches through /v1/mcp: `<toolId>__<toolName>` or `<toolId>__*`; absent = every tool of its user, [] = none. */
+  mcpTools: mcpToolPatternsSchema.optional(),
 });
 
 export const inviteUserBody = z.strictObject({

@@ -36,7 +36,7 @@ describe('POST /api-keys', () => {
   it('returns the raw key once, in the documented format, and stores only its SHA-256', async () => {
     const res = await call(stack.baseUrl, 'POST', '/api-keys', { key: org.member.key, body: { name: 'laptop' } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), name: 'laptop', key: expect.stringMatching(/^svc_live_[A-Za-z0-9]{32,}$/), prefix: expect.any(String), createdAt: expect.any(String), models: null, monthlyBudget: null, rateLimitPerMinute: null });
+    expect(res.body).toEqual({ id: expect.any(String), name: 'laptop', key: expect.stringMatching(/^svc_live_[A-Za-z0-9]{32,}$/), prefix: expect.any(String), createdAt: expect.any(String), models: null, monthlyBudget: null, rateLimitPerMinute: null, mcpTools: null });
     expect(res.body.key.startsWith(res.body.prefix)).toBe(true);
 
     const stored = await stack.runtime.orm.em.fork().findOneOrFail(ApiKey, { id: res.body.id });

@@ -44,6 +44,7 @@ const apiKeyLimits = {
   models: z.array(z.string()).nullable().describe('Model and tier ids the key may use; null = every one'),
   monthlyBudget: z.number().nullable().describe("USD per month for this key alone; null = only the organization's cap"),
   rateLimitPerMinute: z.number().int().nullable().describe('Requests per minute; null = the service default'),
+  mcpTools: z.array(z.string()).nullable().describe('Tools the key reaches through /v1/mcp (`<toolId>__<toolName>` or `<toolId>__*`); null = every tool of its user'),
 };
 
 export const apiKeyView = z
@@ -316,7 +317,15 @@ export const connectionTestResult = z
   })
   .register(apiSchemas, { id: 'ConnectionTestResult' });
 
-const usageTotals = { requests: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), estimatedCost: z.number() };
+const usageTotals = {
+  requests: z.number().int(),
+  inputTokens: z.number().int().describe('Every prompt token, the cached ones included'),
+  outputTokens: z.number().int(),
+  estimatedCost: z.number().describe('USD, cache reads and writes at their own prices'),
+  cacheReadTokens: z.number().int().describe("Of inputTokens, read from the upstreams' prompt caches"),
+  cacheWriteTokens: z.number().int().describe("Of inputTokens, written to the upstreams' prompt caches"),
+  cacheSaving: z.number().describe('USD the cache reads saved: what they would have cost at the input price less what they cost'),
+};
 export const usageReport = z
   .union([
     z

@@ -22,6 +22,8 @@ import { Migration20261127110000_api_key_ancestors } from './Migration2026112711
 import { Migration20261127130000_execution_deliveries } from './Migration20261127130000_execution_deliveries.js';
 import { Migration20261127190000_response_rows } from './Migration20261127190000_response_rows.js';
 import { Migration20261128152005_stored_response_owners } from './Migration20261128152005_stored_response_owners.js';
+import { Migration20261128190000_api_key_mcp_tools } from './Migration20261128190000_api_key_mcp_tools.js';
+import { Migration20261128191000_prompt_cache_usage } from './Migration20261128191000_prompt_cache_usage.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -46,4 +48,6 @@ export const migrationsList = [
   { name: 'Migration20261127130000_execution_deliveries', class: Migration20261127130000_execution_deliveries },
   { name: 'Migration20261127190000_response_rows', class: Migration20261127190000_response_rows },
   { name: 'Migration20261128152005_stored_response_owners', class: Migration20261128152005_stored_response_owners },
+  { name: 'Migration20261128190000_api_key_mcp_tools', class: Migration20261128190000_api_key_mcp_tools },
+  { name: 'Migration20261128191000_prompt_cache_usage', class: Migration20261128191000_prompt_cache_usage },
 ];
