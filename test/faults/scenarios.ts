@@ -45,7 +45,7 @@ export interface FaultStack {
   stop(): Promise<void>;
 }
 
-const CHANNEL_SECRET = 'fault-test-channel-secret-0123456789abcdef';
+export const CHANNEL_SECRET = 'fault-test-channel-secret-0123456789abcdef';
 
 export async function startFaultStack(options: FaultStackOptions): Promise<FaultStack> {
   const [upstream, receiver] = await Promise.all([startFakeUpstream(), startWebhookReceiver()]);
@@ -95,7 +95,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
 
 const channels = [{ type: 'webhook', target: '', secret: CHANNEL_SECRET }];
 
-async function createTargets(stack: FaultStack): Promise<{ assistantPath: string; automationPath: string; automationId: string }> {
+export async function createTargets(stack: FaultStack): Promise<{ assistantPath: string; automationPath: string; automationId: string }> {
   const key = stack.org.owner.key;
   const target = [{ ...channels[0], target: stack.receiver.url }];
   const assistant = await call(stack.baseUrl, 'POST', '/assistants', {
@@ -140,7 +140,7 @@ export interface BurstReport {
   failures: string[];
 }
 
-interface SentEvent {
+export interface SentEvent {
   index: number;
   target: 'assistant' | 'automation';
   executionId: string;
@@ -189,7 +189,14 @@ export async function webhookBurst(stack: FaultStack, options: BurstOptions): Pr
   };
   await Promise.all(Array.from({ length: options.lanes }, lane));
   await Promise.all(faults);
+  return settleBurst(stack, options.events, sent);
+}
 
+/**
+ * Waits for every acknowledged event to end and for its delivery, then counts: outcomes, events
+ * never delivered, delivered under a second id (a second run or answer), repeats of one id.
+ */
+export async function settleBurst(stack: FaultStack, events: number, sent: SentEvent[]): Promise<BurstReport> {
   const deliveryIdOf = (event: SentEvent) =>
     event.target === 'assistant' ? assistantDeliveryId(event.executionId, 0) : `${webhookRunId(event.executionId)}:0`;
   const key = stack.org.owner.key;
@@ -229,7 +236,7 @@ export async function webhookBurst(stack: FaultStack, options: BurstOptions): Pr
     return outcome?.status === 'success' ? [] : [`${event.target} event ${event.index} (${event.executionId}): ${outcome?.status} ${outcome?.error ?? ''}`];
   });
   return {
-    events: options.events,
+    events,
     acknowledged: new Set(sent.map((event) => event.executionId)).size,
     success: sent.length - failures.length,
     failure: failures.length,

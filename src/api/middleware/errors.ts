@@ -6,6 +6,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnreachable } from '../../db/availability.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { isTemporalUnavailable, TEMPORAL_RETRY_AFTER_SECONDS } from '../../temporal.js';
 import { sendJson, type ErrorRenderer } from '../gateway-call.js';
 
 interface BodyParserError extends Error {
@@ -18,6 +19,11 @@ function toAppError(error: unknown, bodyLimit: number): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnreachable(error)) {
     return new AppError('service_unavailable', 'The database is not reachable; retry later', { cause: error, headers: { 'Retry-After': '1' } });
+  }
+  if (isTemporalUnavailable(error)) {
+    return new AppError('service_unavailable', 'The workflow service (Temporal) is not reachable; retry later', {
+      cause: error, headers: { 'Retry-After': String(TEMPORAL_RETRY_AFTER_SECONDS) },
+    });
   }
   // The router could not percent-decode a path parameter (`/skills/%E0%A4%A`). Its message
   // quotes the raw value, which is not echoed back.
@@ -54,7 +60,7 @@ export function sendError(res: ServerResponse, error: unknown, log: Logger, body
     log.error({ err: error }, 'unhandled error');
   } else if (appError.cause !== undefined && appError.code === 'service_unavailable' && !(error instanceof AppError)) {
     // The kind only: driver errors may quote the query's values.
-    log.warn({ error: (error as Error).name, code: (error as { code?: unknown }).code }, 'database unreachable');
+    log.warn({ error: (error as Error).name, code: (error as { code?: unknown }).code }, appError.message);
   }
   if (res.headersSent) {
     // A stream already started: nothing to send but the end of it.
@@ -62,6 +68,8 @@ export function sendError(res: ServerResponse, error: unknown, log: Logger, body
     return;
   }
   for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+  // A dependency of ours is down: say when to try again, whichever service noticed it.
+  if (appError.code === 'service_unavailable' && !res.hasHeader('retry-after')) res.setHeader('Retry-After', '1');
   if (render) {
     const rendered = render(appError);
     sendJson(res, rendered.status, rendered.body);

@@ -1,0 +1,98 @@
+// The Temporal server SIGKILLed 5 s into a burst of webhook events (an automation firing every
+// 2 s meanwhile), started again 10 s later on the same SQLite file, on the production build
+// (test/faults/outages.ts). Asserts outcomes only: every acknowledged event ends `success` under
+// one delivery id, every fired run ends `success` and is delivered once, and while the server is
+// away a sender gets 503 service_unavailable with Retry-After, never a hang.
+// API and worker processes share one database, so this needs PostgreSQL (as test/faults/restarts.test.ts).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort, startTemporalDevServer, type DevServer } from '../../src/dev/temporal-server.js';
+import { buildProduction } from '../helpers/production.js';
+import { waitFor } from '../helpers/http.js';
+import { outageBurst } from './outages.js';
+import { startFaultStack, type FaultStack } from './scenarios.js';
+
+/** A dev server on a file of its own: SIGKILLed as a crash would, started again on the same port and file. */
+async function killableTemporal(dir: string): Promise<{ address: string; kill(): Promise<void>; restart(): Promise<void>; stop(): Promise<void> }> {
+  const port = await freePort();
+  const dbFile = path.join(dir, 'temporal.sqlite');
+  let server: DevServer = await startTemporalDevServer({ port, dbFile });
+  return {
+    address: server.address,
+    async kill() {
+      const pid = server.pid!;
+      process.kill(pid, 'SIGKILL');
+      await waitFor(async () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, { timeoutMs: 10_000, intervalMs: 50, what: 'the Temporal server to die' });
+    },
+    async restart() {
+      server = await startTemporalDevServer({ port, dbFile });
+    },
+    stop: () => server.stop(),
+  };
+}
+
+describe.skipIf(!inject('databaseUrl'))('Temporal server outage during a burst (production build)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-outage-'));
+  let buildDir: string;
+  let temporal: Awaited<ReturnType<typeof killableTemporal>> | undefined;
+  let stack: FaultStack | undefined;
+
+  beforeAll(async () => {
+    [buildDir, temporal] = await Promise.all([buildProduction(`temporal-outage-${process.pid}`), killableTemporal(dir)]);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await temporal?.stop();
+    if (buildDir) fs.rmSync(buildDir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('acknowledges only durable events, answers 503 with Retry-After while the server is away, and ends every event and fire in success once', { timeout: 480_000 }, async () => {
+    stack = await startFaultStack({
+      buildDir,
+      databaseUrl: inject('databaseUrl')!,
+      redisUrl: inject('redisUrl'),
+      temporalAddress: temporal!.address,
+      bundlePath: inject('workflowBundlePath'),
+      upstreamLatencyMs: 300,
+      env: { AUTOMATION_MIN_INTERVAL_SECONDS: '1', AUTOMATION_RECONCILE_ON_START: 'false' },
+    });
+    const report = await outageBurst(stack, {
+      durationMs: 30_000,
+      lanes: 4,
+      intervalMs: 400,
+      faultAtMs: 5_000,
+      fault: async () => {
+        await temporal!.kill();
+        await new Promise((resolve) => setTimeout(resolve, 10_000)); // the outage itself, not a wait for a condition
+        await temporal!.restart();
+      },
+      firingSchedule: '*/2 * * * * *',
+      databaseUrl: () => inject('databaseUrl')!,
+    });
+    process.stdout.write(`[faults] Temporal outage: ${JSON.stringify({ ...report.burst, refusals: report.refusals.length, slowestAnswerMs: report.slowestAnswerMs, secondsWithoutAck: report.secondsWithoutAck, secondsToDrain: report.secondsToDrain, runs: report.runs })}\n`);
+
+    expect(report.burst.failures).toEqual([]);
+    expect(report.burst).toMatchObject({ failure: 0, undelivered: 0, duplicates: 0 });
+    expect(report.burst.acknowledged).toBe(report.burst.events);
+    expect(report.burst.success).toBe(report.burst.events);
+    // The outage was felt: senders were refused, each with the documented answer, never left hanging.
+    expect(report.refusals.length).toBeGreaterThan(0);
+    for (const refusal of report.refusals) {
+      expect(refusal).toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: expect.stringMatching(/^\d+$/) });
+      expect(refusal.ms).toBeLessThan(8_000);
+    }
+    expect(report.runs.failed).toEqual([]);
+    expect(report.runs.fired).toBeGreaterThan(0);
+    expect(report.runs).toMatchObject({ success: report.runs.fired, delivered: report.runs.fired, duplicates: 0 });
+  });
+});
