@@ -1,6 +1,8 @@
 // The chat completions request body, validated at the edge. Fields outside the spec that OpenAI
 // clients commonly send (n, user, stop, penalties...) are accepted and ignored; `tools`,
-// `tool_choice`, `response_format` and `stream_options` pass through.
+// `tool_choice`, `response_format`, `stream_options`, `prompt_cache_key` and
+// `prompt_cache_retention` pass through, and `cache_control` on content parts, messages and tools
+// (the OpenRouter/LiteLLM convention) reaches an Anthropic upstream's blocks.
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import { REASONING_EFFORTS, type ChatCompletionRequest } from './types.js';
@@ -103,17 +105,32 @@ export function refuseAttachmentsOutsideUserTurns(role: string, content: unknown
 
 const CHAT_ATTACHMENTS: ReadonlySet<string> = new Set(['image_url', 'file']);
 
+/**
+ * A prompt-cache breakpoint, as Anthropic takes it (on the Messages API's blocks and tools; on chat
+ * completions' content parts, messages and tools by the OpenRouter/LiteLLM convention). Checked
+ * here, since an Anthropic upstream would refuse anything else.
+ */
+export const cacheControlSchema = z.object(
+  {
+    type: z.literal('ephemeral', { error: 'cache_control.type must be ephemeral' }),
+    ttl: z.enum(['5m', '1h'], { error: 'cache_control.ttl must be 5m or 1h' }).optional(),
+  },
+  { error: 'cache_control must be an object' },
+);
+
 const contentPartSchema = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('text'), text: z.string({ error: 'text must be a string' }) }),
+    z.object({ type: z.literal('text'), text: z.string({ error: 'text must be a string' }), cache_control: cacheControlSchema.optional() }),
     z.object({
       type: z.literal('image_url'),
       image_url: z.object({ url: imageUrlSchema('url'), detail: z.enum(['auto', 'low', 'high']).optional() }, { error: 'image_url must be an object' }),
+      cache_control: cacheControlSchema.optional(),
     }),
     z.object({
       type: z.literal('file'),
       file: z.object({ file_data: pdfDataUrl, filename: z.string({ error: 'filename must be a string' }).optional() }, { error: 'file must be an object' }),
+      cache_control: cacheControlSchema.optional(),
     }),
   ],
   { error: 'content part type must be one of text, image_url, file' },
@@ -131,6 +148,8 @@ const messageSchema = z
     name: z.string().optional(),
     tool_calls: z.array(toolCallSchema).optional(),
     tool_call_id: z.string().optional(),
+    /** LiteLLM's message-level breakpoint: at the end of the message. */
+    cache_control: cacheControlSchema.optional(),
   })
   .superRefine((message, ctx) => {
     // Only an assistant turn that calls tools may go without text.
@@ -151,6 +170,7 @@ const toolSchema = z.object({
     description: z.string().optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
   }),
+  cache_control: cacheControlSchema.optional(),
 });
 
 /**
@@ -179,6 +199,12 @@ const responseFormatSchema = z.discriminatedUnion(
   { error: 'response_format type must be one of text, json_object, json_schema' },
 );
 
+/** OpenAI's prompt-cache fields (chat completions and the Responses API): sent on to OpenAI-style upstreams. */
+export const promptCacheFields = {
+  prompt_cache_key: z.string({ error: 'prompt_cache_key must be a string' }).max(1024, 'prompt_cache_key must be at most 1024 characters').optional(),
+  prompt_cache_retention: z.enum(['in_memory', '24h'], { error: 'prompt_cache_retention must be in_memory or 24h' }).nullable().optional(),
+};
+
 /** OpenAI's reasoning effort (chat completions' `reasoning_effort`, the Responses API's `reasoning.effort`). */
 export function reasoningEffortSchema(field: string) {
   return z.enum(REASONING_EFFORTS, { error: `${field} must be one of ${REASONING_EFFORTS.join(', ')}` });
@@ -206,6 +232,7 @@ export const chatCompletionRequestSchema = z.object({
   response_format: responseFormatSchema.optional(),
   /** How much a reasoning model thinks first: sent on to OpenAI-style upstreams, a thinking budget for Anthropic ones. */
   reasoning_effort: reasoningEffortSchema('reasoning_effort').nullable().optional(),
+  ...promptCacheFields,
 });
 
 export interface ParsedChatBody {
@@ -217,7 +244,7 @@ export interface ParsedChatBody {
 /** Parses the body or throws 400 bad_request naming the first bad field (e.g. `messages[0].role`). */
 export function parseChatCompletionBody(body: unknown): ParsedChatBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object', 'body');
-  const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, reasoning_effort: effort, ...request } =
+  const { stream_options: streamOptions, max_completion_tokens: maxCompletionTokens, reasoning_effort: effort, prompt_cache_retention: retention, ...request } =
     parseCommonChatBody(body as Record<string, unknown>) ?? parseWithSchema(body);
   // One output bound from here on: bounded by the model's limit, reserved against the budget and
   // sent upstream in the field each provider expects (see router.effectiveMaxTokens).
@@ -227,6 +254,7 @@ export function parseChatCompletionBody(body: unknown): ParsedChatBody {
       ...request,
       ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
       ...(effort ? { reasoning: { effort } } : {}),
+      ...(retention ? { prompt_cache_retention: retention } : {}),
       messages: request.messages.map((m) => ({ ...m, content: m.content ?? null })),
     },
     includeUsage: streamOptions?.include_usage === true,
@@ -255,6 +283,7 @@ export function parseCommonChatBody(body: Record<string, unknown>): ChatBody | u
   if (typeof model !== 'string' || model.length === 0) return undefined;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
   if (body.tools !== undefined || body.tool_choice !== undefined || body.response_format !== undefined || body.reasoning_effort !== undefined) return undefined;
+  if (body.prompt_cache_key !== undefined || body.prompt_cache_retention !== undefined) return undefined;
   if (stream !== undefined && typeof stream !== 'boolean') return undefined;
   if (maxTokens !== undefined && !isPositiveInteger(maxTokens)) return undefined;
   if (maxCompletionTokens !== undefined && maxCompletionTokens !== null && !isPositiveInteger(maxCompletionTokens)) return undefined;
@@ -275,7 +304,8 @@ export function parseCommonChatBody(body: Record<string, unknown>): ChatBody | u
     if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
     const { role, content, name } = message as Record<string, unknown>;
     if (typeof role !== 'string' || !COMMON_ROLES.has(role) || typeof content !== 'string') return undefined;
-    if ((message as Record<string, unknown>).tool_calls !== undefined || (message as Record<string, unknown>).tool_call_id !== undefined) return undefined;
+    const { tool_calls: toolCalls, tool_call_id: toolCallId, cache_control: cacheControl } = message as Record<string, unknown>;
+    if (toolCalls !== undefined || toolCallId !== undefined || cacheControl !== undefined) return undefined;
     if (name !== undefined && typeof name !== 'string') return undefined;
     parsedMessages.push(name === undefined ? { role: role as 'system', content } : { role: role as 'system', content, name });
   }

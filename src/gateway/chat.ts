@@ -15,7 +15,8 @@ import { AfterAnswer } from './after-answer.js';
 import type { GatewayConfig } from './config.js';
 import type { DlpVerdict, InspectedRequest } from './dlp/index.js';
 import type { GatewayOutcome } from './entities.js';
-import { ClientAbortedError, abortedError, providerError, type AttemptLog, type Failover } from './failover.js';
+import { ClientAbortedError, abortedError, providerError, type AttemptLog, type Failover, type FailoverInput } from './failover.js';
+import { promptCachedFor, promptCacheWriteFor } from './prompt-cache.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
 import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
 import type { RouteTarget, Router } from './router.js';
@@ -44,6 +45,8 @@ export interface ChatCompletionStream {
   cache?: CacheOutcome | undefined;
   /** Milliseconds spent waiting on upstream calls until the first content (every attempt). */
   upstreamMs: number;
+  /** The prompt's counts, when the upstream reported them before the answer (Anthropic's message_start). */
+  promptUsage?: TokenCounts | undefined;
 }
 
 /** Who answered, when the audit record cannot take it from the last target tried (a cache hit). */
@@ -109,11 +112,9 @@ export class ChatService {
         return { ...resultOf(hit.answer, newCompletionId()), cache: hit.outcome };
       }
       const promptTokens = promptTokenBound(upstreamRequest);
-      const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context), contextFallbacks: this.contextFallbacksFor(context) },
-        (target, maxTokens) =>
-          this.traced(trail, target, false, () =>
-            timed(trail, this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal }))),
+      const answered = await this.deps.failover.run(this.failoverInput(context, targets, upstreamRequest, promptTokens, trail, signal), (target, maxTokens) =>
+        this.traced(trail, target, false, () =>
+          timed(trail, this.deps.transport.complete({ provider: target.provider, upstreamModel: target.upstreamModel, request: promptCachedFor(upstreamRequest, target), maxTokens, signal }))),
       );
       const { target, value: completion } = answered;
       const { estimated, cost, ...usage } = await settledUsage(answered, promptTokens, async () => completion.usage ? { ...completion.usage, estimated: false } : {
@@ -165,11 +166,9 @@ export class ChatService {
         return { id: newCompletionId(), created: this.nowSeconds(), model: hit.answer.model, chunks: replayChunks(hit.answer), cache: hit.outcome, upstreamMs: 0 };
       }
       const promptTokens = promptTokenBound(upstreamRequest);
-      const answered = await this.deps.failover.run(
-        { organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail, holdOptions: holdOptionsOf(context), contextFallbacks: this.contextFallbacksFor(context) },
-        (target, maxTokens) =>
-          this.traced(trail, target, true, () =>
-            timed(trail, openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: upstreamRequest, maxTokens, signal })))),
+      const answered = await this.deps.failover.run(this.failoverInput(context, targets, upstreamRequest, promptTokens, trail, signal), (target, maxTokens) =>
+        this.traced(trail, target, true, () =>
+          timed(trail, openStream(this.deps.transport.stream({ provider: target.provider, upstreamModel: target.upstreamModel, request: promptCachedFor(upstreamRequest, target), maxTokens, signal })))),
       );
       const { head, rest } = answered.value;
       return {
@@ -179,6 +178,7 @@ export class ChatService {
         chunks: this.relay(head, rest, { context, request, trail, answered, prompt: upstreamRequest, promptTokens, caching }),
         cache: caching ? MISS : undefined,
         upstreamMs: trail.upstreamMs,
+        promptUsage: head.find((chunk) => chunk.promptUsage)?.promptUsage,
       };
     } catch (error) {
       throw this.recordFailure(context, request, trail, error, true);
@@ -253,6 +253,17 @@ export class ChatService {
   private recordHit(context: ChatContext, request: ChatCompletionRequest, trail: Trail, answer: CachedAnswer, stream: boolean): void {
     const usage = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, estimated: false, cost: 0 };
     this.record(context, request, trail, 'success', 200, null, usage, stream, answer);
+  }
+
+  /**
+   * The failover's input: the hold prices the prompt at the cache-write price when the request, as
+   * it goes to one of its targets, carries breakpoints (prompt-cache.ts).
+   */
+  private failoverInput(context: ChatContext, targets: RouteTarget[], request: ChatCompletionRequest, promptTokens: number, trail: Trail, signal: CallSignal | undefined): FailoverInput {
+    return {
+      organizationId: context.organizationId, targets, requestedMaxTokens: request.max_tokens, promptTokens, signal, log: trail,
+      holdOptions: holdOptionsOf(context), contextFallbacks: this.contextFallbacksFor(context), cacheWrite: promptCacheWriteFor(request, targets),
+    };
   }
 
   /** A model's contextWindowFallbacks, those the caller's key may use. */

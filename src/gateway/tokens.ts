@@ -17,7 +17,7 @@
 import { countBpeTokens } from './bpe-count.js';
 import { dataUrlImageSize } from './image-size.js';
 import { pdfPageCount, UNREAD_PDF_PAGES } from './pdf-pages.js';
-import { contentText, type ChatCompletionRequest, type ContentPart, type ToolCall } from './types.js';
+import { contentText, type ChatCompletionRequest, type ContentPart, type DocumentPart, type ToolCall } from './types.js';
 
 /** Framing tokens OpenAI adds per message and once per reply. */
 const TOKENS_PER_MESSAGE = 3;
@@ -61,7 +61,8 @@ export function imageTokenEstimate(url: string): number {
 /** What a call sends as input: the messages plus the tools offered and the tool choice. */
 export type PromptInput = Pick<ChatCompletionRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
 
-type Attachment = Exclude<ContentPart, { type: 'text' }>;
+/** What counts by its pixels or pages: images, and PDFs (a file part's, a Messages document's). */
+type Attachment = Extract<ContentPart, { type: 'image_url' | 'file' }> | (DocumentPart & { source: { type: 'base64' } });
 
 /** The texts of the input, the tokens of framing around them, and its images and files (in user messages and tool results). */
 function promptTexts(input: PromptInput): { framed: number; texts: string[]; attachments: Attachment[] } {
@@ -69,7 +70,7 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[]; att
   const attachments: Attachment[] = [];
   for (const message of input.messages) {
     if (message.content) texts.push(contentText(message.content));
-    if (Array.isArray(message.content)) for (const part of message.content) if (part.type !== 'text') attachments.push(part);
+    if (Array.isArray(message.content)) for (const part of message.content) addPart(part, texts, attachments);
     if (message.name) texts.push(message.name);
     if (message.tool_call_id) texts.push(message.tool_call_id);
     for (const call of message.tool_calls ?? []) texts.push(call.id + call.function.name + call.function.arguments);
@@ -80,6 +81,19 @@ function promptTexts(input: PromptInput): { framed: number; texts: string[]; att
   if (input.tool_choice !== undefined) texts.push(JSON.stringify(input.tool_choice));
   if (input.response_format !== undefined) texts.push(JSON.stringify(input.response_format));
   return { framed: TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * input.messages.length, texts, attachments };
+}
+
+/** A part's attachment, or a document's texts (its title and context; a plain-text one's text): the text parts are contentText's. */
+function addPart(part: ContentPart, texts: string[], attachments: Attachment[]): void {
+  if (part.type === 'text') return;
+  if (part.type !== 'document') {
+    attachments.push(part);
+    return;
+  }
+  if (part.title) texts.push(part.title);
+  if (part.context) texts.push(part.context);
+  if (part.source.type === 'text') texts.push(part.source.data);
+  else attachments.push(part as Attachment);
 }
 
 /**
@@ -94,12 +108,13 @@ function attachmentTokens(attachments: Attachment[], image: (url: string) => num
       total += image(part.image_url.url);
       continue;
     }
-    let pages = pagesOf.get(part.file.file_data);
+    const pdf = part.type === 'file' ? part.file.file_data : part.source.data;
+    let pages = pagesOf.get(pdf);
     if (pages === undefined) {
       // Each read has a fixed cost (an inflate per object stream): thousands of tiny PDFs in one
       // body would add up. Past MAX_PDFS_READ a PDF counts the most a provider takes in a request.
-      pages = pagesOf.size < MAX_PDFS_READ ? pdfPageCount(part.file.file_data) : UNREAD_PDF_PAGES;
-      pagesOf.set(part.file.file_data, pages);
+      pages = pagesOf.size < MAX_PDFS_READ ? pdfPageCount(pdf) : UNREAD_PDF_PAGES;
+      pagesOf.set(pdf, pages);
     }
     total += pages * page;
   }

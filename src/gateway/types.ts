@@ -5,15 +5,49 @@ import type { KeyLimits } from '../identity/caller.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
+/**
+ * A prompt-cache breakpoint: Anthropic's `cache_control`, which chat completions clients put on
+ * content parts, messages and tools by the convention OpenRouter and LiteLLM accept. The prefix of
+ * the prompt up to and including what carries it is cached for 5 minutes (the default) or an hour.
+ * Only Anthropic upstreams receive it (an OpenAI-style one caches by itself: prompt_cache_key).
+ */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
 export interface ToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /** In a request: a breakpoint on this call (a Messages `tool_use` block's). */
+  cache_control?: CacheControl;
 }
 
 export interface ToolDefinition {
   type: 'function';
   function: { name: string; description?: string; parameters?: Record<string, unknown> };
+  /** A breakpoint after this tool (Anthropic's `cache_control` on a tool; LiteLLM's beside `function`). */
+  cache_control?: CacheControl;
+}
+
+/** Anthropic's citations switch on a document: the answer's text then cites the document's passages. */
+export interface CitationsRequest {
+  enabled?: boolean;
+}
+
+/**
+ * A document as the Messages API sends it (a PDF, or plain text), with its title, context and
+ * citations switch. Anthropic upstreams receive the block as it came; OpenAI-style ones a PDF as a
+ * file part after its context, a text document as text (title, context, text).
+ */
+export interface DocumentPart {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'text'; media_type: 'text/plain'; data: string };
+  title?: string;
+  context?: string;
+  citations?: CitationsRequest;
+  cache_control?: CacheControl;
 }
 
 /**
@@ -22,9 +56,10 @@ export interface ToolDefinition {
  * whose bytes are not scanned.
  */
 export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } }
-  | { type: 'file'; file: { file_data: string; filename?: string } };
+  | { type: 'text'; text: string; cache_control?: CacheControl }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' }; cache_control?: CacheControl }
+  | { type: 'file'; file: { file_data: string; filename?: string }; cache_control?: CacheControl }
+  | DocumentPart;
 
 /** OpenAI's `reasoning_effort` values (`none` and `xhigh` on the newest models). */
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
@@ -61,12 +96,18 @@ export interface ChatMessage {
   isError?: true;
   /** An assistant turn's extended thinking, as answered (the Messages API's thinking blocks); only Anthropic upstreams receive it. */
   reasoning?: ReasoningBlock[];
+  /**
+   * A breakpoint at the end of this message (LiteLLM's message-level `cache_control`; on a tool
+   * message, the Messages API's `cache_control` on its `tool_result` block).
+   */
+  cache_control?: CacheControl;
 }
 
 /**
  * The spec's default temperature (OpenAI scale, 0..2). Adapters send it explicitly when the
  * caller omits the field, so a provider's own default (Anthropic's is 1.0 on its 0..1 scale,
- * i.e. 2.0 on ours) never applies. See docs/DESIGN-NOTES.md.
+ * i.e. 2.0 on ours) never applies; not for a request with `upstreamDefaults` (the Messages API's),
+ * whose omitted fields stay omitted. See docs/DESIGN-NOTES.md.
  */
 export const DEFAULT_TEMPERATURE = 1;
 
@@ -77,8 +118,13 @@ export interface ChatCompletionRequest {
   stream?: boolean;
   /** The output bound (the route folds max_completion_tokens, OpenAI's newer name, into it). */
   max_tokens?: number;
-  /** OpenAI scale 0..2; omitted means DEFAULT_TEMPERATURE, which each adapter sends explicitly. */
+  /** OpenAI scale 0..2; omitted means DEFAULT_TEMPERATURE, which each adapter sends explicitly (unless `upstreamDefaults`). */
   temperature?: number;
+  /**
+   * What the client omitted stays omitted upstream, so the upstream's own defaults apply (the
+   * Messages API's requests: Anthropic's clients expect Anthropic's defaults, not the spec's).
+   */
+  upstreamDefaults?: boolean;
   top_p?: number;
   tools?: ToolDefinition[];
   tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
@@ -92,6 +138,14 @@ export interface ChatCompletionRequest {
   parallel_tool_calls?: boolean;
   /** Reasoning asked for (see ReasoningRequest); absent: the upstream's default. */
   reasoning?: ReasoningRequest;
+  /** Anthropic's `metadata` (an opaque id of the end user); only Anthropic upstreams receive it. */
+  metadata?: { user_id?: string | null };
+  /** Anthropic's `service_tier`; only Anthropic upstreams receive it (OpenAI's tiers are other values). */
+  service_tier?: 'auto' | 'standard_only';
+  /** OpenAI's prompt-cache routing key (chat completions and Responses); only OpenAI-style upstreams receive it. */
+  prompt_cache_key?: string;
+  /** OpenAI's prompt-cache retention; only OpenAI-style upstreams receive it. */
+  prompt_cache_retention?: 'in_memory' | '24h';
 }
 
 /** OpenAI's chat completions `response_format`. */

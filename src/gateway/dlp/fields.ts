@@ -43,6 +43,8 @@ export const CHAT_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
   'response_format.json_schema.name': 'identifier',
   'response_format.json_schema.description': 'text',
   'response_format.json_schema.schema': 'json',
+  // Sent to an OpenAI-style upstream as it is.
+  prompt_cache_key: 'identifier',
 };
 
 export const EMBEDDING_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
@@ -85,16 +87,15 @@ export const RESPONSES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> 
   'text.format.schema': 'json',
   'metadata.*': 'ignored',
   previous_response_id: 'ignored',
+  prompt_cache_key: 'identifier',
 };
 
 export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> = {
   model: 'routing',
   system: 'text',
   'system[].text': 'text',
-  'system[].cache_control.type': 'ignored',
   'messages[].content': 'text',
   'messages[].content[].text': 'text',
-  'messages[].content[].cache_control.type': 'ignored',
   'messages[].content[].source.data': 'data',
   // A document's title (a PDF's file name upstream) and context are text.
   'messages[].content[].title': 'text',
@@ -110,7 +111,6 @@ export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> =
   'messages[].content[].data': 'signed',
   'messages[].content[].content': 'text',
   'messages[].content[].content[].text': 'text',
-  'messages[].content[].content[].cache_control.type': 'ignored',
   // A tool result's images and documents go with it (inside the tool_result, or in a user message after it).
   'messages[].content[].content[].source.data': 'data',
   'messages[].content[].content[].title': 'text',
@@ -119,8 +119,8 @@ export const MESSAGES_REQUEST_FIELDS: Readonly<Record<string, FieldTreatment>> =
   'tools[].name': 'identifier',
   'tools[].description': 'text',
   'tools[].input_schema': 'json',
-  'tools[].cache_control.type': 'ignored',
   'tool_choice.name': 'identifier',
   'stop_sequences[]': 'identifier',
-  'metadata.user_id': 'ignored',
+  // Sent to an Anthropic upstream as it is (an opaque id of the end user).
+  'metadata.user_id': 'identifier',
 };

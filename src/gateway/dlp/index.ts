@@ -8,7 +8,7 @@
 // An earlier answer's thinking is scanned too but cannot be masked (its signature covers it): a
 // mask finding leaves that turn's thinking out instead.
 import { isImageDataUrl } from '../chat.schemas.js';
-import type { ChatCompletionRequest, ChatMessage, ContentPart, ReasoningBlock, ResponseFormat, ToolCall, ToolDefinition } from '../types.js';
+import type { ChatCompletionRequest, ChatMessage, ContentPart, DocumentPart, ReasoningBlock, ResponseFormat, ToolCall, ToolDefinition } from '../types.js';
 import type { DetectorType } from './detectors.js';
 import type { DlpPolicies, DlpPolicy } from './policy.js';
 import { activeTypesOfCached, policySteps, runSteps, type ScanSteps } from './scanner.js';
@@ -59,6 +59,10 @@ export interface InspectedRequest {
   response_format?: ResponseFormat | undefined;
   /** Other identifiers that leave with the request (an embeddings request's `user`). */
   identifiers?: readonly string[] | undefined;
+  /** Anthropic's metadata: its user_id an identifier. */
+  metadata?: ChatCompletionRequest['metadata'];
+  /** OpenAI's prompt-cache key: an identifier. */
+  prompt_cache_key?: string | undefined;
 }
 
 /** Scans texts one by one under one policy, adding up what it found; returns each text masked. */
@@ -75,6 +79,8 @@ class PolicyScan {
   *request(request: InspectedRequest): ScanSteps<DlpVerdict> {
     if (typeof request.tool_choice === 'object') yield* this.identifier(request.tool_choice.function.name);
     for (const identifier of request.identifiers ?? []) yield* this.identifier(identifier);
+    yield* this.identifier(request.metadata?.user_id ?? undefined);
+    yield* this.identifier(request.prompt_cache_key);
     for (const sequence of request.stop ?? []) yield* this.identifier(sequence);
     const messages: ChatMessage[] = [];
     for (const message of request.messages) messages.push(yield* this.message(message));
@@ -163,6 +169,7 @@ class PolicyScan {
   }
 
   private *part(part: ContentPart): ScanSteps<ContentPart> {
+    if (part.type === 'document') return yield* this.document(part);
     if (part.type === 'file') {
       // The file's bytes (a PDF) are not text; its name is.
       if (part.file.filename === undefined) return part;
@@ -178,6 +185,20 @@ class PolicyScan {
     }
     const text = yield* this.text(part.text);
     return text === part.text ? part : { ...part, text };
+  }
+
+  /** A Messages document: its title and context are text, so is a plain-text one's data; a PDF's bytes are not. */
+  private *document(part: DocumentPart): ScanSteps<DocumentPart> {
+    const title = part.title === undefined ? undefined : yield* this.text(part.title);
+    const context = part.context === undefined ? undefined : yield* this.text(part.context);
+    const data = part.source.type === 'text' ? yield* this.text(part.source.data) : part.source.data;
+    if (title === part.title && context === part.context && data === part.source.data) return part;
+    return {
+      ...part,
+      ...(title === undefined ? {} : { title }),
+      ...(context === undefined ? {} : { context }),
+      source: part.source.type === 'text' ? { ...part.source, data } : part.source,
+    };
   }
 
   *tool(tool: ToolDefinition): ScanSteps<ToolDefinition> {

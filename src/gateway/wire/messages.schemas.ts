@@ -1,12 +1,12 @@
 // The Anthropic Messages API request body (POST /v1/messages and /v1/messages/count_tokens),
-// validated at the edge. Fields Anthropic clients send that the gateway has no use for
-// (`metadata`, `service_tier`, `cache_control` on blocks, a document's `citations`) are accepted
-// and ignored.
+// validated at the edge. Everything it takes reaches an Anthropic upstream (`cache_control` on
+// system blocks, content blocks, tool results and tools; `metadata`, `service_tier`, a document's
+// `citations`); docs/gateway-wire-formats.md lists what an OpenAI-style upstream cannot take.
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { base64Schema, formatParam, httpsUrlSchema, IMAGE_MEDIA_TYPES, innermost, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
+import { base64Schema, cacheControlSchema, formatParam, httpsUrlSchema, IMAGE_MEDIA_TYPES, innermost, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
 
-const cacheControl = z.looseObject({ type: z.string() }).optional();
+const cacheControl = cacheControlSchema.optional();
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string({ error: 'text must be a string' }), cache_control: cacheControl });
 
@@ -47,7 +47,7 @@ const documentBlock = z.object({
   ),
   title: z.string({ error: 'title must be a string' }).nullable().optional(),
   context: z.string({ error: 'context must be a string' }).nullable().optional(),
-  citations: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  citations: z.object({ enabled: z.boolean({ error: 'citations.enabled must be a boolean' }).optional() }, { error: 'citations must be an object' }).optional(),
   cache_control: cacheControl,
 });
 
@@ -136,7 +136,8 @@ export const messagesRequestSchema = countTokensSchema.extend({
   temperature: z.number({ error: 'temperature must be a number' }).min(0, 'temperature must be between 0 and 1').max(1, 'temperature must be between 0 and 1').optional(),
   top_p: z.number({ error: 'top_p must be a number' }).min(0, 'top_p must be between 0 and 1').max(1, 'top_p must be between 0 and 1').optional(),
   top_k: z.number({ error: 'top_k must be a positive integer' }).int('top_k must be a positive integer').positive('top_k must be a positive integer').optional(),
-  metadata: z.object({ user_id: z.string().nullable().optional() }).optional(),
+  metadata: z.object({ user_id: z.string({ error: 'metadata.user_id must be a string' }).nullable().optional() }).optional(),
+  service_tier: z.enum(['auto', 'standard_only'], { error: 'service_tier must be auto or standard_only' }).optional(),
   /** Extended thinking: a budget of tokens, part of max_tokens (an Anthropic upstream thinks; others answer without). */
   thinking: z
     .discriminatedUnion(

@@ -30,7 +30,8 @@ describe('fromMessagesRequest', () => {
       tools: [{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }],
     });
     expect(request.messages).toEqual([
-      { role: 'system', content: 'A\nB' },
+      // Two system blocks stay two blocks (joined, they were other tokens, and could carry no breakpoint).
+      { role: 'system', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] },
       { role: 'user', content: 'q' },
       { role: 'assistant', content: 'calling', tool_calls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: '{"a":1}' } }] },
       { role: 'tool', tool_call_id: 'c1', content: 'boom', isError: true },
@@ -74,7 +75,7 @@ describe('fromMessagesRequest', () => {
     ]);
   });
 
-  it('turns a PDF document into a file part named by its title (its context first) and a text document into text', () => {
+  it('keeps documents as document parts (title, context, citations as sent), whole', () => {
     const pdf = { type: 'document' as const, source: { type: 'base64' as const, media_type: 'application/pdf' as const, data: 'JVBERi0=' } };
     const request = fromMessagesRequest(parseMessagesBody({
       model: 'm',
@@ -86,11 +87,12 @@ describe('fromMessagesRequest', () => {
         { role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' }, title: 'n.txt', context: 'from the meeting' }, { type: 'text', text: 'and?' }] },
       ],
     }));
+    const text = { type: 'text', media_type: 'text/plain' };
     expect(request.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'Q3' }, { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'report.pdf' } }, { type: 'text', text: 'Summarise it.' }] },
+      { role: 'user', content: [{ ...pdf, title: 'report.pdf', context: 'Q3', citations: { enabled: true } }, { type: 'text', text: 'Summarise it.' }] },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
-      { role: 'tool', tool_call_id: 'c1', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=' } }, { type: 'text', text: 'a.txt\n\nline one' }] },
-      { role: 'user', content: 'n.txt\n\nfrom the meeting\n\nnotes\nand?' },
+      { role: 'tool', tool_call_id: 'c1', content: [pdf, { type: 'document', source: { ...text, data: 'line one' }, title: 'a.txt' }] },
+      { role: 'user', content: [{ type: 'document', source: { ...text, data: 'notes' }, title: 'n.txt', context: 'from the meeting' }, { type: 'text', text: 'and?' }] },
     ]);
   });
 

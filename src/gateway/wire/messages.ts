@@ -5,35 +5,45 @@
 import type { AppError } from '../../errors.js';
 import type { ChatCompletionStream } from '../chat.js';
 import type { NormalizedChunk, ReasoningDelta, TokenCounts } from '../providers/types.js';
-import type { ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ReasoningBlock, ToolCall } from '../types.js';
+import type { CacheControl, ChatCompletionRequest, ChatCompletionResult, ChatMessage, ContentPart, ReasoningBlock, ToolCall } from '../types.js';
 import type { CountTokensRequest, MessagesContentBlock, MessagesRequest } from './messages.schemas.js';
 
 type Block = MessagesContentBlock;
 type ToolResultBlock = Extract<Block, { type: 'tool_result' }>;
 
-/** A Messages request as the gateway's internal request. Temperatures move from Anthropic's 0..1 to the internal 0..2. */
+/**
+ * A Messages request as the gateway's internal request: what it omitted stays omitted
+ * (`upstreamDefaults`); temperatures move from Anthropic's 0..1 to the internal 0..2.
+ */
 export function fromMessagesRequest(body: MessagesRequest): ChatCompletionRequest {
-  const request: ChatCompletionRequest = { ...fromMessagesPrompt(body), model: body.model, max_tokens: body.max_tokens };
+  const request: ChatCompletionRequest = { ...fromMessagesPrompt(body), model: body.model, max_tokens: body.max_tokens, upstreamDefaults: true };
   if (body.stream !== undefined) request.stream = body.stream;
   if (body.temperature !== undefined) request.temperature = body.temperature * 2;
   if (body.top_p !== undefined) request.top_p = body.top_p;
   if (body.top_k !== undefined) request.top_k = body.top_k;
   if (body.stop_sequences !== undefined && body.stop_sequences.length > 0) request.stop = body.stop_sequences;
   if (body.thinking?.type === 'enabled') request.reasoning = { budgetTokens: body.thinking.budget_tokens };
+  if (body.metadata !== undefined) request.metadata = body.metadata;
+  if (body.service_tier !== undefined) request.service_tier = body.service_tier;
   return request;
 }
 
-/** What the prompt of a Messages request is internally: messages, tools and tool choice (count_tokens reads only this). */
+/**
+ * What the prompt of a Messages request is internally: messages, tools and tool choice (count_tokens
+ * reads only this). Blocks stay blocks (content parts), each with its breakpoint: a system prompt
+ * of blocks is one system message of text parts.
+ */
 export function fromMessagesPrompt(body: CountTokensRequest): ChatCompletionRequest {
   const messages: ChatMessage[] = [];
-  const system = typeof body.system === 'string' ? body.system : body.system?.map((block) => block.text).join('\n');
-  if (system) messages.push({ role: 'system', content: system });
+  if (typeof body.system === 'string' && body.system) messages.push({ role: 'system', content: body.system });
+  else if (Array.isArray(body.system) && body.system.length > 0) messages.push({ role: 'system', content: asContent(body.system.map((block) => textPart(block.text, block.cache_control))) });
   for (const message of body.messages) messages.push(...fromMessage(message.role, message.content));
   const request: ChatCompletionRequest = { model: body.model, messages };
   if (body.tools !== undefined) {
     request.tools = body.tools.map((tool) => ({
       type: 'function',
       function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.input_schema },
+      ...breakpoint(tool.cache_control),
     }));
   }
   const choice = body.tool_choice;
@@ -44,13 +54,32 @@ export function fromMessagesPrompt(body: CountTokensRequest): ChatCompletionRequ
   return request;
 }
 
-/** One Anthropic turn as chat messages: a user turn's tool results become tool messages (first, as chat wants them right after the call). */
+/** `{cache_control}` when there is a breakpoint, else nothing (an omitted field stays omitted). */
+function breakpoint(cacheControl: CacheControl | undefined): { cache_control?: CacheControl } {
+  return cacheControl === undefined ? {} : { cache_control: cacheControl };
+}
+
+function textPart(text: string, cacheControl: CacheControl | undefined): ContentPart {
+  return { type: 'text', text, ...breakpoint(cacheControl) };
+}
+
+/** Parts as a message's content: one text block without a breakpoint is its text (Anthropic reads the two alike). */
+function asContent(parts: ContentPart[]): string | ContentPart[] {
+  const only = parts.length === 1 ? parts[0]! : undefined;
+  return only?.type === 'text' && only.cache_control === undefined ? only.text : parts;
+}
+
+/**
+ * One Anthropic turn as chat messages: a user turn's tool results become tool messages (first, as
+ * chat wants them right after the call); its other blocks one user message of content parts.
+ */
 function fromMessage(role: 'user' | 'assistant', content: string | Block[]): ChatMessage[] {
   if (typeof content === 'string') return [{ role, content }];
   if (role === 'assistant') {
-    const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+    const texts = content.flatMap((block) => (block.type === 'text' ? [textPart(block.text, block.cache_control)] : []));
+    const text = texts.length > 0 ? asContent(texts) : '';
     const toolCalls: ToolCall[] = content.flatMap((block) =>
-      block.type === 'tool_use' ? [{ id: block.id, type: 'function' as const, function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } }] : [],
+      block.type === 'tool_use' ? [{ id: block.id, type: 'function' as const, function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) }, ...breakpoint(block.cache_control) }] : [],
     );
     const reasoning = content.flatMap((block): ReasoningBlock[] =>
       block.type === 'thinking' ? [{ type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }]
@@ -62,39 +91,40 @@ function fromMessage(role: 'user' | 'assistant', content: string | Block[]): Cha
     return [message];
   }
   const out: ChatMessage[] = content.flatMap((block) => (block.type === 'tool_result' ? [toolMessage(block)] : []));
-  const parts = content.flatMap((block): ContentPart[] => (block.type === 'text' || block.type === 'image' || block.type === 'document' ? toParts(block) : []));
-  if (parts.length > 0) out.push({ role: 'user', content: parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts });
+  const parts = content.flatMap((block): ContentPart[] => (block.type === 'text' || block.type === 'image' || block.type === 'document' ? [toPart(block)] : []));
+  if (parts.length > 0) out.push({ role: 'user', content: asContent(parts) });
   return out;
 }
 
 /**
- * A tool result as a tool message: its text, or its text, images and documents as content parts
- * when it returned some (a screenshot tool's, a PDF a file tool read), marked when it reports an
- * error.
+ * A tool result as a tool message: its text, or its blocks (text, images and documents: a
+ * screenshot tool's, a PDF a file tool read) as content parts, marked when it reports an error;
+ * the result's breakpoint is the message's.
  */
 function toolMessage(block: ToolResultBlock): ChatMessage {
-  const blocks = typeof block.content === 'string' ? [{ type: 'text' as const, text: block.content }] : (block.content ?? []);
-  const content = blocks.every((part) => part.type === 'text') ? blocks.map((part) => part.text).join('\n') : blocks.flatMap(toParts);
-  const message: ChatMessage = { role: 'tool', tool_call_id: block.tool_use_id, content };
+  const parts = typeof block.content === 'string' ? block.content : (block.content ?? []).map(toPart);
+  const content = typeof parts === 'string' ? parts : parts.length === 0 ? '' : asContent(parts);
+  const message: ChatMessage = { role: 'tool', tool_call_id: block.tool_use_id, content, ...breakpoint(block.cache_control) };
   if (block.is_error === true) message.isError = true;
   return message;
 }
 
-/**
- * A block as content parts. A PDF document is a file part (its title the file's name), after its
- * context as text; a plain-text one is text: its title, context and text.
- */
-function toParts(block: Extract<Block, { type: 'text' | 'image' | 'document' }>): ContentPart[] {
-  if (block.type === 'text') return [{ type: 'text', text: block.text }];
+/** A block as a content part, with its breakpoint: an image as an image URL (a data: URL for its bytes), a document as it came. */
+function toPart(block: Extract<Block, { type: 'text' | 'image' | 'document' }>): ContentPart {
+  if (block.type === 'text') return textPart(block.text, block.cache_control);
   if (block.type === 'document') {
-    const { source, title, context } = block;
-    if (source.type === 'text') return [{ type: 'text', text: [title, context, source.data].filter((text) => text).join('\n\n') }];
-    const file: { file_data: string; filename?: string } = { file_data: `data:${source.media_type};base64,${source.data}` };
-    if (title) file.filename = title;
-    return [...(context ? [{ type: 'text' as const, text: context }] : []), { type: 'file', file }];
+    const { source, title, context, citations, cache_control: cacheControl } = block;
+    return {
+      type: 'document',
+      source,
+      ...(title ? { title } : {}),
+      ...(context ? { context } : {}),
+      ...(citations === undefined ? {} : { citations }),
+      ...breakpoint(cacheControl),
+    };
   }
   const url = block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : block.source.url;
-  return [{ type: 'image_url', image_url: { url } }];
+  return { type: 'image_url', image_url: { url }, ...breakpoint(block.cache_control) };
 }
 
 const STOP_REASONS: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal' };
@@ -128,16 +158,17 @@ export function toMessageBody(result: ChatCompletionResult) {
 
 /**
  * Anthropic's usage: `input_tokens` are the prompt tokens outside the prompt cache, the cache's
- * writes and reads beside them (when the upstream reported them: an OpenAI-style upstream's
- * cached_tokens are reads).
+ * writes and reads beside them, the writes split by TTL in `cache_creation` (when the upstream
+ * reported them: an OpenAI-style upstream's cached_tokens are reads; it reports no writes).
  */
-function messagesUsage(usage: TokenCounts) {
+export function messagesUsage(usage: Pick<TokenCounts, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens'>) {
   const read = usage.cacheReadTokens;
   const write = usage.cacheWriteTokens;
+  const oneHour = usage.cacheWrite1hTokens ?? 0;
   return {
     input_tokens: usage.inputTokens - (read ?? 0) - (write ?? 0),
     output_tokens: usage.outputTokens,
-    ...(write === undefined ? {} : { cache_creation_input_tokens: write }),
+    ...(write === undefined ? {} : { cache_creation_input_tokens: write, cache_creation: { ephemeral_5m_input_tokens: write - oneHour, ephemeral_1h_input_tokens: oneHour } }),
     ...(read === undefined ? {} : { cache_read_input_tokens: read }),
   };
 }
@@ -167,10 +198,13 @@ export class MessagesStreamWriter {
   private stopReason = 'end_turn';
   private stopSequence: string | null = null;
 
-  constructor(private readonly stream: Pick<ChatCompletionStream, 'id' | 'model'>) {}
+  constructor(private readonly stream: Pick<ChatCompletionStream, 'id' | 'model' | 'promptUsage'>) {}
 
+  /** message_start reports the prompt's counts when the upstream gave them before the answer (Anthropic's message_start), else none yet (0). */
   start(): string {
-    const message = { id: messageIdOf(this.stream.id), type: 'message', role: 'assistant', model: this.stream.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+    const prompt = this.stream.promptUsage;
+    const usage = prompt ? messagesUsage({ ...prompt, outputTokens: 0 }) : { input_tokens: 0, output_tokens: 0 };
+    const message = { id: messageIdOf(this.stream.id), type: 'message', role: 'assistant', model: this.stream.model, content: [], stop_reason: null, stop_sequence: null, usage };
     return sse('message_start', JSON.stringify({ type: 'message_start', message })) + sse('ping', '{"type":"ping"}');
   }
 

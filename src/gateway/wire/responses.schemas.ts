@@ -1,8 +1,9 @@
 // The OpenAI Responses API request body (POST /v1/responses), validated at the edge. Fields
-// clients send that the gateway has no use for (`include`, `truncation`,
-// `user`, `service_tier`, `prompt_cache_key`...) are accepted and ignored.
+// clients send that the gateway has no use for (`include`, `truncation`, `user`,
+// `service_tier`...) are accepted and ignored; `prompt_cache_key` and `prompt_cache_retention`
+// reach an OpenAI-style upstream.
 import { z } from 'zod';
-import { imageUrlSchema, jsonSchemaFormatFields, pdfDataUrl, reasoningEffortSchema, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
+import { imageUrlSchema, jsonSchemaFormatFields, pdfDataUrl, promptCacheFields, reasoningEffortSchema, refuseAttachmentsOutsideUserTurns } from '../chat.schemas.js';
 import { unsealReasoning } from '../reasoning.js';
 import { parseWith } from './messages.schemas.js';
 
@@ -135,6 +136,7 @@ export const responsesRequestSchema = z.object({
   store: z.boolean({ error: 'store must be a boolean' }).nullable().optional(),
   stream: z.boolean({ error: 'stream must be a boolean' }).nullable().optional(),
   previous_response_id: z.string().min(1).nullable().optional(),
+  ...promptCacheFields,
 });
 
 export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;

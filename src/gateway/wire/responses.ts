@@ -31,6 +31,8 @@ export function fromResponsesRequest(body: ResponsesRequest, items: ResolvedItem
   }
   if (body.tool_choice !== undefined) request.tool_choice = typeof body.tool_choice === 'string' ? body.tool_choice : { type: 'function', function: { name: body.tool_choice.name } };
   if (body.reasoning?.effort) request.reasoning = { effort: body.reasoning.effort };
+  if (body.prompt_cache_key !== undefined) request.prompt_cache_key = body.prompt_cache_key;
+  if (body.prompt_cache_retention) request.prompt_cache_retention = body.prompt_cache_retention;
   const format = body.text?.format;
   if (format?.type === 'json_schema') {
     request.response_format = { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, ...(format.strict != null ? { strict: format.strict } : {}), ...(format.description ? { description: format.description } : {}) } };

@@ -17,19 +17,33 @@ import type {
 } from '../types.js';
 import { UpstreamStreamError } from '../types.js';
 import { structuredFinishReason, structuredOutputTool, structuredToolChoice } from './structured-output.js';
-import { contentText, DEFAULT_TEMPERATURE, type ChatCompletionRequest, type ChatMessage, type ContentPart, type ReasoningBlock, type ReasoningEffort, type ToolCall } from '../../types.js';
+import {
+  contentText,
+  DEFAULT_TEMPERATURE,
+  type CacheControl,
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type CitationsRequest,
+  type ContentPart,
+  type ReasoningBlock,
+  type ReasoningEffort,
+  type ToolCall,
+} from '../../types.js';
 import { isSigned } from '../../reasoning.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
-type TextBlock = { type: 'text'; text: string };
-type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
-type DocumentBlock = { type: 'document'; source: { type: 'base64'; media_type: string; data: string }; title?: string };
+/** A block's prompt-cache breakpoint, where the request put one. */
+type Cached = { cache_control?: CacheControl };
+type TextBlock = { type: 'text'; text: string } & Cached;
+type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } } & Cached;
+type DocumentBlock = { type: 'document'; source: { type: 'base64' | 'text'; media_type: string; data: string }; title?: string; context?: string; citations?: CitationsRequest } & Cached;
 /** What a user turn or a tool result carries: text, images and documents. */
 type PartBlock = TextBlock | ImageBlock | DocumentBlock;
 /** A tool's result: its text, or text, image and document blocks (a screenshot, a PDF it read); `is_error` when the tool failed. */
-type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | PartBlock[]; is_error?: true };
-type ContentBlock = PartBlock | { type: 'tool_use'; id: string; name: string; input: unknown } | ToolResultBlock | ReasoningBlock;
+type ToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string | PartBlock[]; is_error?: true } & Cached;
+type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown } & Cached;
+type ContentBlock = PartBlock | ToolUseBlock | ToolResultBlock | ReasoningBlock;
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -41,19 +55,29 @@ interface AnthropicUsage {
   output_tokens?: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The writes by TTL (their sum is cache_creation_input_tokens). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
 }
 
 /**
  * Anthropic counts cache reads and writes apart from `input_tokens`; the gateway's input tokens
- * are every prompt token (as OpenAI's prompt_tokens), with the cached parts named beside them.
+ * are every prompt token (as OpenAI's prompt_tokens), with the cached parts named beside them. The
+ * writes' 1-hour share (`cache_creation.ephemeral_1h_input_tokens`) is priced apart; the writes'
+ * total is cache_creation_input_tokens (or, without it, the sum of the split).
  */
 function tokenCountsOf(usage: AnthropicUsage | undefined, outputTokens = usage?.output_tokens): TokenCounts | null {
   if (typeof usage?.input_tokens !== 'number' || typeof outputTokens !== 'number') return null;
   const read = usage.cache_read_input_tokens;
-  const write = usage.cache_creation_input_tokens;
+  const split = usage.cache_creation;
+  const fiveMinutes = split?.ephemeral_5m_input_tokens;
+  const oneHour = split?.ephemeral_1h_input_tokens;
+  const write = typeof usage.cache_creation_input_tokens === 'number' ? usage.cache_creation_input_tokens
+    : typeof fiveMinutes === 'number' || typeof oneHour === 'number' ? (fiveMinutes ?? 0) + (oneHour ?? 0)
+    : undefined;
   const counts: TokenCounts = { inputTokens: usage.input_tokens + (read ?? 0) + (write ?? 0), outputTokens };
   if (typeof read === 'number') counts.cacheReadTokens = read;
-  if (typeof write === 'number') counts.cacheWriteTokens = write;
+  if (write !== undefined) counts.cacheWriteTokens = write;
+  if (typeof oneHour === 'number') counts.cacheWrite1hTokens = oneHour;
   return counts;
 }
 
@@ -74,8 +98,7 @@ export function mapStopReason(reason: string | null | undefined): string {
  * assistant turn's thinking blocks go back with it, first, as Anthropic requires in a tool loop;
  * without thinking they are left out.
  */
-export function toAnthropicMessages(messages: ChatMessage[], thinking = false): { system: string | undefined; messages: AnthropicMessage[] } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => contentText(m.content));
+export function toAnthropicMessages(messages: ChatMessage[], thinking = false): { system: string | TextBlock[] | undefined; messages: AnthropicMessage[] } {
   const out: AnthropicMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
@@ -88,13 +111,47 @@ export function toAnthropicMessages(messages: ChatMessage[], thinking = false): 
       out.push(converted);
     }
   }
-  return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: out };
+  return { system: systemOf(messages), messages: out };
+}
+
+/**
+ * The system prompt: the system messages' texts joined, or, when one of them came as blocks (a
+ * Messages client's, which may carry breakpoints) or carries a breakpoint, their text blocks in
+ * order, each as it came.
+ */
+function systemOf(messages: ChatMessage[]): string | TextBlock[] | undefined {
+  const system = messages.filter((m) => m.role === 'system');
+  if (system.length === 0) return undefined;
+  if (system.every((m) => typeof m.content === 'string' && m.cache_control === undefined)) return system.map((m) => m.content as string).join('\n\n');
+  return system.flatMap((message) => {
+    const blocks: TextBlock[] = Array.isArray(message.content)
+      ? message.content.flatMap((part) => (part.type === 'text' ? [cached({ type: 'text' as const, text: part.text }, part.cache_control)] : []))
+      : [{ type: 'text', text: contentText(message.content) }];
+    return withBreakpointOnLast(blocks, message.cache_control);
+  });
+}
+
+/** `block` with the breakpoint, when there is one. */
+function cached<T extends object>(block: T, cacheControl: CacheControl | undefined): T & Cached {
+  return cacheControl === undefined ? block : { ...block, cache_control: cacheControl };
+}
+
+/** A message-level breakpoint goes on the message's last block. */
+function withBreakpointOnLast<T extends object>(blocks: T[], cacheControl: CacheControl | undefined): T[] {
+  if (cacheControl === undefined || blocks.length === 0) return blocks;
+  return [...blocks.slice(0, -1), cached(blocks[blocks.length - 1]!, cacheControl)];
 }
 
 function toAnthropicMessage(message: ChatMessage, thinking: boolean): AnthropicMessage {
+  const converted = toAnthropicTurn(message, thinking);
+  if (message.cache_control === undefined || message.role === 'tool') return converted;
+  return { ...converted, content: withBreakpointOnLast(asBlocks(converted.content), message.cache_control) };
+}
+
+function toAnthropicTurn(message: ChatMessage, thinking: boolean): AnthropicMessage {
   if (message.role === 'tool') {
     const content = Array.isArray(message.content) ? toBlocks(message.content) : contentText(message.content);
-    const result: ToolResultBlock = { type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content };
+    const result: ToolResultBlock = cached({ type: 'tool_result' as const, tool_use_id: message.tool_call_id ?? '', content }, message.cache_control);
     if (message.isError) result.is_error = true;
     return { role: 'user', content: [result] };
   }
@@ -102,7 +159,7 @@ function toAnthropicMessage(message: ChatMessage, thinking: boolean): AnthropicM
   if (message.role === 'assistant' && message.tool_calls && message.tool_calls.length > 0) {
     const blocks: ContentBlock[] = [...reasoning, ...(message.content ? asBlocks(toBlocks(message.content)) : [])];
     for (const call of message.tool_calls) {
-      blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+      blocks.push(cached({ type: 'tool_use' as const, id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) }, call.cache_control));
     }
     return { role: 'assistant', content: blocks };
   }
@@ -111,26 +168,33 @@ function toAnthropicMessage(message: ChatMessage, thinking: boolean): AnthropicM
 }
 
 /**
- * OpenAI content parts as Anthropic blocks: text as text, an image URL as a url or base64 (data:
- * URL) image source, a file (a PDF's data: URL) as a base64 document titled with its name.
+ * Content parts as Anthropic blocks, each with its breakpoint: text as text, an image URL as a url
+ * or base64 (data: URL) image source, a file (a PDF's data: URL) as a base64 document titled with
+ * its name, a Messages document as it came.
  */
 function toBlocks(content: ContentPart[]): PartBlock[];
 function toBlocks(content: string | ContentPart[]): string | PartBlock[];
 function toBlocks(content: string | ContentPart[]): string | PartBlock[] {
   if (typeof content === 'string') return content;
-  return content.map((part): PartBlock => {
-    if (part.type === 'text') return { type: 'text', text: part.text };
-    if (part.type === 'file') {
-      const file = DATA_URL.exec(part.file.file_data);
-      const document: DocumentBlock = { type: 'document', source: { type: 'base64', media_type: file?.[1] ?? 'application/pdf', data: file?.[2] ?? part.file.file_data } };
-      if (part.file.filename) document.title = part.file.filename;
-      return document;
-    }
-    const data = DATA_URL.exec(part.image_url.url);
-    return data
-      ? { type: 'image', source: { type: 'base64', media_type: data[1]!, data: data[2]! } }
-      : { type: 'image', source: { type: 'url', url: part.image_url.url } };
-  });
+  return content.map((part): PartBlock => cached(toBlock(part), part.cache_control));
+}
+
+function toBlock(part: ContentPart): PartBlock {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'document') {
+    const { cache_control: _breakpoint, ...document } = part;
+    return document;
+  }
+  if (part.type === 'file') {
+    const file = DATA_URL.exec(part.file.file_data);
+    const document: DocumentBlock = { type: 'document', source: { type: 'base64', media_type: file?.[1] ?? 'application/pdf', data: file?.[2] ?? part.file.file_data } };
+    if (part.file.filename) document.title = part.file.filename;
+    return document;
+  }
+  const data = DATA_URL.exec(part.image_url.url);
+  return data
+    ? { type: 'image', source: { type: 'base64', media_type: data[1]!, data: data[2]! } }
+    : { type: 'image', source: { type: 'url', url: part.image_url.url } };
 }
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
@@ -159,9 +223,10 @@ function toAnthropicToolChoice(choice: ChatCompletionRequest['tool_choice'], par
 /**
  * Anthropic's temperature range is 0..1, OpenAI's (the API's) 0..2: linear, t / 2. An omitted
  * temperature is the spec's 1.0, i.e. 0.5 here; Anthropic's own default (1.0) would be 2.0 on
- * the API's scale.
+ * the API's scale. A request with `upstreamDefaults` (a Messages client's) sends none of its own.
  */
-export function toAnthropicTemperature(temperature: number | undefined): number {
+export function toAnthropicTemperature(temperature: number | undefined, upstreamDefaults = false): number | undefined {
+  if (temperature === undefined && upstreamDefaults) return undefined;
   return (temperature ?? DEFAULT_TEMPERATURE) / 2;
 }
 
@@ -210,7 +275,8 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
   };
   if (system !== undefined) body.system = system;
   if (budget === undefined) {
-    body.temperature = toAnthropicTemperature(request.temperature);
+    const temperature = toAnthropicTemperature(request.temperature, request.upstreamDefaults);
+    if (temperature !== undefined) body.temperature = temperature;
     if (request.top_p !== undefined) body.top_p = request.top_p;
     if (request.top_k !== undefined) body.top_k = request.top_k;
   } else {
@@ -221,15 +287,17 @@ export function buildAnthropicRequest(input: BuildRequestInput): UpstreamHttpReq
   if (request.stop !== undefined) body.stop_sequences = request.stop;
   if (request.tools !== undefined || structured) {
     body.tools = [
-      ...(request.tools ?? []).map((tool) => ({
+      ...(request.tools ?? []).map((tool) => cached({
         name: tool.function.name,
         description: tool.function.description,
         input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
-      })),
+      }, tool.cache_control)),
       ...(structured ? [structured] : []),
     ];
   }
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
+  if (request.metadata !== undefined) body.metadata = request.metadata;
+  if (request.service_tier !== undefined) body.service_tier = request.service_tier;
   if (input.stream) body.stream = true;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
   if (input.apiKey) headers['x-api-key'] = input.apiKey;
@@ -354,9 +422,9 @@ export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionReq
   };
 }
 
-/** The fields of a usage object that hold a number (message_delta sends null for those it leaves alone). */
+/** The fields of a usage object that hold a value (message_delta sends null for those it leaves alone). */
 function definedFields(usage: AnthropicUsage | undefined): AnthropicUsage {
-  return Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => typeof value === 'number'));
+  return Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => typeof value === 'number' || (typeof value === 'object' && value !== null)));
 }
 
 export function mapAnthropicError(status: number, body: string): ProviderErrorInfo {

@@ -51,13 +51,44 @@ interface OpenAiChunk {
 const hasAttachment = (message: ChatMessage): boolean => Array.isArray(message.content) && message.content.some((part) => part.type !== 'text');
 /** A tool message chat completions would not take as it is: it has images or files, or the internal error mark. */
 const needsRewrite = (message: ChatMessage): boolean => message.role === 'tool' && (message.isError === true || hasAttachment(message));
-/** An assistant turn with thinking blocks, which chat completions has no field for. */
-const hasReasoning = (message: ChatMessage): boolean => message.reasoning !== undefined;
+/**
+ * A message with what chat completions has no field for: thinking blocks, a prompt-cache
+ * breakpoint (`cache_control` is Anthropic's: never sent to an OpenAI-style upstream), or a
+ * Messages document.
+ */
+const hasAnthropicOnly = (message: ChatMessage): boolean =>
+  message.reasoning !== undefined ||
+  message.cache_control !== undefined ||
+  (message.tool_calls?.some((call) => call.cache_control !== undefined) ?? false) ||
+  (Array.isArray(message.content) && message.content.some((part) => part.cache_control !== undefined || part.type === 'document'));
 
-function withoutReasoning(message: ChatMessage): ChatMessage {
-  if (!hasReasoning(message)) return message;
-  const { reasoning: _reasoning, ...rest } = message;
+/** The message without thinking and breakpoints, a document as chat completions' parts (openAiParts). */
+function asOpenAiMessage(message: ChatMessage): ChatMessage {
+  if (!hasAnthropicOnly(message)) return message;
+  const { reasoning: _reasoning, cache_control: _breakpoint, ...rest } = message;
+  if (Array.isArray(rest.content)) rest.content = openAiParts(rest.content);
+  if (rest.tool_calls) rest.tool_calls = rest.tool_calls.map(({ cache_control: _callBreakpoint, ...call }) => call);
   return rest;
+}
+
+/**
+ * Parts as chat completions takes them: without breakpoints; a Messages document as what it says:
+ * a plain-text one as text (its title, context and text), a PDF as a file part (named by its title)
+ * after its context.
+ */
+function openAiParts(parts: ContentPart[]): ContentPart[] {
+  return parts.flatMap((part): ContentPart[] => {
+    if (part.type !== 'document') {
+      if (part.cache_control === undefined) return [part];
+      const { cache_control: _breakpoint, ...plain } = part;
+      return [plain];
+    }
+    const { source, title, context } = part;
+    if (source.type === 'text') return [{ type: 'text', text: [title, context, source.data].filter((text) => text).join('\n\n') }];
+    const file: { file_data: string; filename?: string } = { file_data: `data:${source.media_type};base64,${source.data}` };
+    if (title) file.filename = title;
+    return [...(context ? [{ type: 'text' as const, text: context }] : []), { type: 'file', file }];
+  });
 }
 
 /** What a tool returned besides text, as the user message that carries it says: `Images`, `Files`, `Images and files`. */
@@ -76,10 +107,11 @@ function attachmentKinds(parts: ContentPart[]): string {
  * thinking blocks are left out. The messages themselves when none needs any of this.
  */
 export function asChatCompletionsMessages(messages: ChatMessage[]): ChatMessage[] {
-  if (!messages.some((message) => needsRewrite(message) || hasReasoning(message))) return messages;
+  if (!messages.some((message) => needsRewrite(message) || hasAnthropicOnly(message))) return messages;
   const out: ChatMessage[] = [];
   let attachments: ContentPart[] = [];
-  for (const message of messages) {
+  for (const original of messages) {
+    const message = asOpenAiMessage(original);
     if (needsRewrite(message)) {
       const { isError, ...rest } = message;
       const parts = Array.isArray(message.content) ? message.content : [{ type: 'text' as const, text: message.content ?? '' }];
@@ -95,7 +127,7 @@ export function asChatCompletionsMessages(messages: ChatMessage[]): ChatMessage[
       out.push({ role: 'user', content: attachments });
       attachments = [];
     }
-    out.push(withoutReasoning(message));
+    out.push(message);
   }
   if (attachments.length > 0) out.push({ role: 'user', content: attachments });
   return out;
@@ -108,10 +140,11 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
     messages: asChatCompletionsMessages(request.messages),
   };
   body[input.maxTokensParam ?? 'max_tokens'] = input.maxTokens;
-  // Same scale as the API; sent even when omitted so the spec's default, not the upstream's, applies.
-  body.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
+  // Same scale as the API; sent even when omitted so the spec's default, not the upstream's,
+  // applies (but for a client whose omitted fields stay omitted: a Messages client's).
+  if (request.temperature !== undefined || !request.upstreamDefaults) body.temperature = request.temperature ?? DEFAULT_TEMPERATURE;
   if (request.top_p !== undefined) body.top_p = request.top_p;
-  if (request.tools !== undefined) body.tools = request.tools;
+  if (request.tools !== undefined) body.tools = request.tools.some((tool) => tool.cache_control !== undefined) ? request.tools.map(({ cache_control: _breakpoint, ...tool }) => tool) : request.tools;
   if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
   if (request.parallel_tool_calls !== undefined && request.tools !== undefined) body.parallel_tool_calls = request.parallel_tool_calls;
   if (request.stop !== undefined) body.stop = request.stop;
@@ -119,6 +152,8 @@ export function buildOpenAiRequest(input: BuildRequestInput): UpstreamHttpReques
   // An effort the client named goes up as it is. A Messages client's thinking budget does not: an
   // OpenAI model that does not reason refuses the field, and the gateway cannot tell which do.
   if (request.reasoning?.effort !== undefined) body.reasoning_effort = request.reasoning.effort;
+  if (request.prompt_cache_key !== undefined) body.prompt_cache_key = request.prompt_cache_key;
+  if (request.prompt_cache_retention !== undefined) body.prompt_cache_retention = request.prompt_cache_retention;
   if (input.stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };
