@@ -11,9 +11,11 @@ import { createScheduleActivities } from '../automations/schedule-activities.js'
 import { createWebhookRunActivities } from '../automations/webhook-runs.js';
 import { createDiagnosticsActivities } from '../diagnostics/activities.js';
 import { createWebhookActivities } from '../webhooks/activities.js';
+import { outlastingDatabaseOutages } from './database-outages.js';
 
+/** Every activity waits out a database outage within its attempt (./database-outages.ts). */
 export function createActivities(deps: AppDeps) {
-  return {
+  return outlastingDatabaseOutages({
     ...createScheduleActivities(deps),
     ...createRunActivities(deps),
     ...createRunToolActivities(deps),
@@ -22,7 +24,7 @@ export function createActivities(deps: AppDeps) {
     ...createAssistantRunActivities(deps),
     ...createDiagnosticsActivities(deps),
     ...createApprovalActivities(deps),
-  };
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;
