@@ -59,29 +59,61 @@ export function responseIdOfItem(itemId: string): string | undefined {
 }
 
 /**
- * The chain from one response back through the ones it continued, oldest first, each row's
- * ciphertext only while the bytes read so far stay within the cap (null past it, where the walk
- * stops); emptied rows are walked through. The first response must be unexpired, not deleted and,
+ * The chain from one response back through the ones it continued, oldest first: whether each row
+ * lies within the cap (the walk stops past it), and its ciphertext while the bytes read so far stay
+ * within the first batch (READ_BATCH_BYTES: a longer chain's older rows are read in batches after,
+ * so no result is parsed in one piece past a batch); emptied rows are walked through. The first response must be unexpired, not deleted and,
  * unless `any user` is true, the given user's; the rest must be its owner's.
  */
 const CHAIN_SQL = `
 with recursive "chain" as (
-  select r."id", r."user_id", r."previous_response_id", r."payload_ciphertext", octet_length(r."payload_ciphertext")::bigint + ${ROW_BYTES} as "bytes", 1 as "depth"
+  select r."id", r."user_id", r."previous_response_id", r."payload_ciphertext", octet_length(r."payload_ciphertext") as "size", octet_length(r."payload_ciphertext")::bigint + ${ROW_BYTES} as "bytes", 1 as "depth"
   from "gateway_responses" r
   where r."id" = ? and r."organization_id" = ? and r."expires_at" > to_timestamp(?::float8 / 1000) and r."deleted_at" is null and (r."user_id" = ? or ?::boolean)
   union all
-  select r."id", r."user_id", r."previous_response_id", r."payload_ciphertext", c."bytes" + octet_length(r."payload_ciphertext") + ${ROW_BYTES}, c."depth" + 1
+  select r."id", r."user_id", r."previous_response_id", r."payload_ciphertext", octet_length(r."payload_ciphertext"), c."bytes" + octet_length(r."payload_ciphertext") + ${ROW_BYTES}, c."depth" + 1
   from "chain" c join "gateway_responses" r on r."id" = c."previous_response_id"
   where c."bytes" <= ?::bigint and r."organization_id" = ? and r."user_id" = c."user_id" and r."expires_at" > to_timestamp(?::float8 / 1000)
 )
-select "id", "user_id", case when "bytes" <= ?::bigint then "payload_ciphertext" end as "payload" from "chain" order by "depth" desc`;
+select "id", "user_id", "size", "bytes" <= ?::bigint as "within", case when "bytes" <= ?::bigint then "payload_ciphertext" end as "payload"
+from "chain" order by "depth" desc`;
 
-/** The responses references point into, in order of first reference, each ciphertext only while the bytes read stay within what is left of the cap. */
+/**
+ * The responses references point into, in order of first reference: whether each lies within what
+ * is left of the cap, and its ciphertext while the bytes read stay within the first batch (the
+ * rest are read in batches after, as a chain's are).
+ */
 const REFERENCED_SQL = `
-select w."id", case when sum(octet_length(r."payload_ciphertext") + ${ROW_BYTES}) over (order by w."n") <= ?::bigint then r."payload_ciphertext" end as "payload"
-from unnest(?::text[]) with ordinality as w("id", "n")
-join "gateway_responses" r on r."id" = w."id"
-where r."organization_id" = ? and r."user_id" = ? and r."expires_at" > to_timestamp(?::float8 / 1000) and r."deleted_at" is null`;
+select "id", "size", "bytes" <= ?::bigint as "within", case when "bytes" <= ?::bigint then "payload_ciphertext" end as "payload" from (
+  select w."id", r."payload_ciphertext", octet_length(r."payload_ciphertext") as "size", sum(octet_length(r."payload_ciphertext") + ${ROW_BYTES}) over (order by w."n") as "bytes"
+  from unnest(?::text[]) with ordinality as w("id", "n")
+  join "gateway_responses" r on r."id" = w."id"
+  where r."organization_id" = ? and r."user_id" = ? and r."expires_at" > to_timestamp(?::float8 / 1000) and r."deleted_at" is null
+) as "referenced"`;
+
+/** A batch of the rows a first read found (its owner, expiry and cap checked there) and left for later; the organization checked again. */
+const BATCH_SQL = `select "id", "payload_ciphertext" as "payload" from "gateway_responses" where "id" = any(?::text[]) and "organization_id" = ?`;
+
+/** A row a first read found: its ciphertext's size, whether it lies within the cap, and the ciphertext itself while within the first batch. */
+interface StoredRow {
+  id: string;
+  /** octet_length, which a driver may return as a string. */
+  size: number | string;
+  within: boolean;
+  payload: string | null;
+}
+
+/**
+ * What one read hands back in one result at most: parsing a result, decrypting and parsing a
+ * payload all run on the event loop, so a long conversation is read in batches of about this many
+ * stored bytes, the loop given back between batches and between payloads.
+ */
+export const READ_BATCH_BYTES = 1 << 20;
+
+/** A turn of the event loop for whatever else waits on it. */
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Items kept one row each before item ids named their response (read until those rows expire), of the user's responses. */
 const LEGACY_ITEMS_SQL = `
@@ -154,15 +186,16 @@ export class ConversationReader {
     const rows = await this.deps.orm.em
       .fork()
       .getConnection()
-      .execute<{ id: string; user_id: string | null; payload: string | null }[]>(
+      .execute<(StoredRow & { user_id: string | null })[]>(
         CHAIN_SQL,
-        [id, organizationId, now, scope.userId, anyUser, budget.limit, organizationId, now, budget.limit],
+        [id, organizationId, now, scope.userId, anyUser, budget.limit, organizationId, now, budget.limit, READ_BATCH_BYTES],
         'all',
       );
-    if (rows.some((row) => row.payload === null)) throw budget.overLimit(budget.chainParam);
+    if (rows.some((row) => !row.within)) throw budget.overLimit(budget.chainParam);
+    const payloads = await this.open(rows, organizationId);
     return rows.map((row) => {
-      const chained = { id: row.id, userId: row.user_id, payload: row.payload ? this.open(row.payload) : undefined };
-      budget.read(chained, row.payload!.length + ROW_BYTES);
+      const chained = { id: row.id, userId: row.user_id, payload: payloads.get(row.id) };
+      budget.read(chained, Number(row.size) + ROW_BYTES);
       return chained;
     });
   }
@@ -185,15 +218,15 @@ export class ConversationReader {
     const connection = this.deps.orm.em.fork().getConnection();
     const now = this.deps.clock.now().getTime();
     if (responses.size > 0) {
-      const rows = await connection.execute<{ id: string; payload: string | null }[]>(
+      const rows = await connection.execute<StoredRow[]>(
         REFERENCED_SQL,
-        [budget.limit - budget.readBytes, plainIds([...responses]), scope.organizationId, scope.userId, now],
+        [budget.limit - budget.readBytes, READ_BATCH_BYTES, plainIds([...responses]), scope.organizationId, scope.userId, now],
         'all',
       );
-      for (const row of rows) {
-        if (row.payload === null) budget.beyond.add(row.id);
-        else budget.read({ id: row.id, payload: this.open(row.payload) }, row.payload.length + ROW_BYTES);
-      }
+      const within = rows.filter((row) => row.within);
+      for (const row of rows) if (!row.within) budget.beyond.add(row.id);
+      const payloads = await this.open(within, scope.organizationId);
+      for (const row of within) budget.read({ id: row.id, payload: payloads.get(row.id) }, Number(row.size) + ROW_BYTES);
     }
     if (legacy.size > 0) {
       const rows = await connection.execute<{ id: string; ciphertext: string }[]>(LEGACY_ITEMS_SQL, [JSON.stringify([...legacy]), scope.organizationId, now, scope.userId], 'all');
@@ -201,8 +234,38 @@ export class ConversationReader {
     }
   }
 
-  private open(ciphertext: string): StoredPayload {
-    return JSON.parse(this.deps.secrets.decrypt(ciphertext)) as StoredPayload;
+  /**
+   * The rows' payloads (none for an emptied row), each decrypted and parsed with the event loop
+   * given back after it: those the first read returned, the rest read in batches of about
+   * READ_BATCH_BYTES (at least one row each; a row is at most a body and its answer).
+   */
+  private async open(rows: StoredRow[], organizationId: string): Promise<Map<string, StoredPayload>> {
+    const opened = new Map<string, StoredPayload>();
+    const open = async (id: string, ciphertext: string) => {
+      if (ciphertext.length === 0) return;
+      opened.set(id, JSON.parse(this.deps.secrets.decrypt(ciphertext)) as StoredPayload);
+      await yieldToLoop();
+    };
+    const batches: string[][] = [];
+    let batchBytes = Infinity;
+    for (const row of rows) {
+      if (row.payload !== null) {
+        await open(row.id, row.payload);
+        continue;
+      }
+      if (batchBytes + Number(row.size) > READ_BATCH_BYTES) {
+        batches.push([]);
+        batchBytes = 0;
+      }
+      batches.at(-1)!.push(row.id);
+      batchBytes += Number(row.size);
+    }
+    const connection = this.deps.orm.em.fork().getConnection();
+    for (const ids of batches) {
+      const batch = await connection.execute<{ id: string; payload: string }[]>(BATCH_SQL, [plainIds(ids), organizationId], 'all');
+      for (const row of batch) await open(row.id, row.payload);
+    }
+    return opened;
   }
 }
 
