@@ -2,8 +2,10 @@
 // skips targets whose circuit is open, reserves budget before each upstream call (kept alive
 // while the call runs, released when it fails), moves on after a retryable failure (connect
 // error, timeout, 429, 5xx), honours a short Retry-After on the last target once, and ends with
-// 503 provider_unavailable when no target answered or 502 provider_error when one refused the
-// request for good.
+// 503 provider_unavailable when no target answered, 400 bad_request (the upstream's message) when
+// one said the request itself is wrong (400, 413, 422: no other target is tried; a context-window
+// error first goes to the model's contextWindowFallbacks), or 502 provider_error when one refused
+// it for another reason (our credentials, the config).
 import type { BudgetGuard, BudgetReservation, ReserveOptions } from '../billing/budget.js';
 import { balance } from './balance.js';
 import { AppError } from '../errors.js';
@@ -80,6 +82,7 @@ export class Failover {
         if (error instanceof UpstreamAborted) throw abortedError();
         if (!(error instanceof UpstreamFailure)) throw error;
         if (error.contextLengthExceeded && this.moveToBiggerModels(input, available, index, target)) continue;
+        if (error.clientFault) throw requestRefused(error);
         if (!error.retryable) throw providerError(error);
         this.breakers.recordFailure(target.key, error.retryAfterMs);
         const isLast = index === available.length - 1;
@@ -116,6 +119,18 @@ export class Failover {
       headers: { 'Retry-After': retryAfter },
     });
   }
+}
+
+/**
+ * An upstream's 400, 413 or 422: the request's own fault, answered as the client's API would
+ * (400 bad_request; the Messages route renders it as Anthropic's invalid_request_error), with the
+ * upstream's message (bounded by the adapter) and the field it named.
+ */
+export function requestRefused(failure: UpstreamFailure): AppError {
+  return new AppError('bad_request', failure.message, {
+    param: failure.param ?? null,
+    details: failure.status === undefined ? {} : { upstream_status: failure.status },
+  });
 }
 
 export function providerError(failure: UpstreamFailure): AppError {

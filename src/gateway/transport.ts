@@ -23,20 +23,40 @@ const ADAPTERS: Record<ProviderType, ProviderAdapter> = {
   dev: devProvider,
 };
 
-/** Upstream error bodies are read only this far (they are classified, never forwarded). */
+/**
+ * Upstream error bodies are read only this far (they are classified; only a client fault's own
+ * message, bounded, is passed on).
+ */
 const ERROR_BODY_LIMIT = 16 * 1024;
 
+export interface UpstreamFailureDetail {
+  retryAfterMs?: number | undefined;
+  /** The prompt did not fit the model's context window (contextWindowFallbacks may take it). */
+  contextLengthExceeded?: boolean;
+  /** The request's own fault (400, 413, 422): the client gets 400, no other target is tried. */
+  clientFault?: boolean;
+  /** With clientFault: the request field the upstream named. */
+  param?: string | undefined;
+}
+
 export class UpstreamFailure extends Error {
+  readonly retryAfterMs: number | undefined;
+  readonly contextLengthExceeded: boolean;
+  readonly clientFault: boolean;
+  readonly param: string | undefined;
+
   constructor(
     message: string,
     readonly retryable: boolean,
     readonly status: number | undefined,
-    readonly retryAfterMs: number | undefined = undefined,
-    /** The prompt did not fit the model's context window (contextWindowFallbacks may take it). */
-    readonly contextLengthExceeded = false,
+    detail: UpstreamFailureDetail = {},
   ) {
     super(message);
     this.name = 'UpstreamFailure';
+    this.retryAfterMs = detail.retryAfterMs;
+    this.contextLengthExceeded = detail.contextLengthExceeded === true;
+    this.clientFault = detail.clientFault === true;
+    this.param = detail.param;
   }
 }
 
@@ -193,7 +213,12 @@ export class UpstreamTransport {
 /** An error status, classified by the provider from (the start of) its body. */
 function statusFailure(adapter: HttpProviderAdapter, response: WholeResponse): UpstreamFailure {
   const info = adapter.mapProviderError(response.statusCode, response.text);
-  return new UpstreamFailure(info.message, info.retryable, response.statusCode, parseRetryAfter(response.headers), info.contextLengthExceeded === true);
+  return new UpstreamFailure(info.message, info.retryable, response.statusCode, {
+    retryAfterMs: parseRetryAfter(response.headers),
+    contextLengthExceeded: info.contextLengthExceeded,
+    clientFault: info.clientFault,
+    param: info.param,
+  });
 }
 
 /** Server-sent events in, the provider's translation of each out. */

@@ -3,7 +3,7 @@
 // (message_start, content_block_*, message_delta) are translated into OpenAI-shaped deltas. A
 // reasoning request becomes extended thinking (`thinking`, a token budget) where Anthropic takes
 // it, and the answer's thinking blocks come back as the answer's reasoning.
-import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
+import { classifyUpstreamError } from '../errors.js';
 import type {
   BuildRequestInput,
   HttpProviderAdapter,
@@ -428,10 +428,7 @@ function definedFields(usage: AnthropicUsage | undefined): AnthropicUsage {
 }
 
 export function mapAnthropicError(status: number, body: string): ProviderErrorInfo {
-  const info = classifyUpstreamStatus(status, 'The upstream provider');
-  const type = upstreamErrorType(body);
-  const classified = type ? { ...info, message: `${info.message}: ${type}` } : info;
-  return isContextLengthError(status, body) ? { ...classified, contextLengthExceeded: true } : classified;
+  return classifyUpstreamError(status, body);
 }
 
 export const anthropicProvider: HttpProviderAdapter = {

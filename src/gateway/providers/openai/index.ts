@@ -5,7 +5,7 @@
 // Images and files a tool returned, which chat completions takes
 // only from the user, follow the tool messages in a user message; a failed tool's result starts
 // with `Error: `.
-import { classifyUpstreamStatus, isContextLengthError, upstreamErrorType } from '../errors.js';
+import { classifyUpstreamError } from '../errors.js';
 import type {
   BuildRequestInput,
   HttpProviderAdapter,
@@ -211,10 +211,7 @@ export function createOpenAiStreamTranslator(): StreamTranslator {
 }
 
 export function mapOpenAiError(status: number, body: string): ProviderErrorInfo {
-  const info = classifyUpstreamStatus(status, 'The upstream provider');
-  const type = upstreamErrorType(body);
-  const classified = type ? { ...info, message: `${info.message}: ${type}` } : info;
-  return isContextLengthError(status, body) ? { ...classified, contextLengthExceeded: true } : classified;
+  return classifyUpstreamError(status, body);
 }
 
 function toTokenCounts(usage: OpenAiUsage | null | undefined): TokenCounts | null {
