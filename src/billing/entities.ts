@@ -7,7 +7,7 @@ export const USAGE_SOURCES = ['gateway', 'automation', 'webhook', 'assistant'] a
 export type UsageSource = (typeof USAGE_SOURCES)[number];
 
 export class UsageRecord {
-  [OptionalProps]?: 'id' | 'createdAt' | 'apiKeyId' | 'runId' | 'estimated' | 'requestId' | 'cached';
+  [OptionalProps]?: 'id' | 'createdAt' | 'apiKeyId' | 'runId' | 'estimated' | 'requestId' | 'cached' | 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'cacheSaving';
   id: string = randomUUID();
   organizationId!: string;
   userId!: string;
@@ -22,6 +22,14 @@ export class UsageRecord {
   upstreamModel!: string;
   inputTokens!: number;
   outputTokens!: number;
+  /** Of inputTokens, read from the upstream's prompt cache. */
+  cacheReadTokens: number = 0;
+  /** Of inputTokens, written to the upstream's prompt cache. */
+  cacheWriteTokens: number = 0;
+  /** Of cacheWriteTokens, written with the 1-hour TTL. */
+  cacheWrite1hTokens: number = 0;
+  /** USD the cache reads saved (their cost at the input price less their cost). */
+  cacheSaving: number = 0;
   /** USD. */
   cost!: number;
   estimated: boolean = false;
@@ -46,6 +54,10 @@ export const UsageRecordSchema = new EntitySchema<UsageRecord>({
     upstreamModel: { type: 'string', length: 200 },
     inputTokens: { type: 'integer' },
     outputTokens: { type: 'integer' },
+    cacheReadTokens: { type: 'integer' },
+    cacheWriteTokens: { type: 'integer' },
+    cacheWrite1hTokens: { type: 'integer', fieldName: 'cache_write_1h_tokens' },
+    cacheSaving: { type: 'double' },
     cost: { type: 'double' },
     estimated: { type: 'boolean' },
     cached: { type: 'boolean' },

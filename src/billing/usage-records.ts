@@ -19,8 +19,17 @@ export interface UsageEntry {
   model: string | null;
   provider: string | null;
   upstreamModel: string | null;
+  /** Every prompt token, the cached ones below included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens, read from the upstream's prompt cache (absent: none). */
+  cacheReadTokens?: number | undefined;
+  /** Of inputTokens, written to the upstream's prompt cache (absent: none). */
+  cacheWriteTokens?: number | undefined;
+  /** Of cacheWriteTokens, written with the 1-hour TTL. */
+  cacheWrite1hTokens?: number | undefined;
+  /** USD the cache reads saved: their cost at the input price less their cost (absent: 0). */
+  cacheSaving?: number | undefined;
   /** USD. */
   cost: number;
   estimated: boolean;
@@ -31,16 +40,19 @@ export interface UsageEntry {
 
 /**
  * The statement that records the usage of a batch of calls: `rows` names a relation whose columns
- * are UsageEntry's property names (other columns are ignored). The gateway's recorder puts it after
+ * are UsageEntry's property names, the optional cache ones included (null counts as 0; other
+ * columns are ignored). The gateway's recorder puts it after
  * the CTEs that read its batch and write its request audit rows, so a batch is one statement: one
  * round trip, written whole or not at all. Ids are drawn by PostgreSQL.
  */
 export function insertUsageRecordsFrom(rows: string): string {
   return `
 insert into "usage_records" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
-  "model", "provider", "upstream_model", "input_tokens", "output_tokens", "cost", "estimated", "cached", "created_at")
+  "model", "provider", "upstream_model", "input_tokens", "output_tokens", "cost", "estimated", "cached", "created_at",
+  "cache_read_tokens", "cache_write_tokens", "cache_write_1h_tokens", "cache_saving")
 select gen_random_uuid(), "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
-  "model", "provider", "upstreamModel", "inputTokens", "outputTokens", "cost", "estimated", "cached", "createdAt"
+  "model", "provider", "upstreamModel", "inputTokens", "outputTokens", "cost", "estimated", "cached", "createdAt",
+  coalesce("cacheReadTokens", 0), coalesce("cacheWriteTokens", 0), coalesce("cacheWrite1hTokens", 0), coalesce("cacheSaving", 0)
 from ${rows}
 where "model" is not null and "inputTokens" + "outputTokens" > 0`;
 }

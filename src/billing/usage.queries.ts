@@ -16,6 +16,12 @@ export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
   estimatedCost: number;
+  /** Of inputTokens, read from the upstreams' prompt caches. */
+  cacheReadTokens: number;
+  /** Of inputTokens, written to the upstreams' prompt caches. */
+  cacheWriteTokens: number;
+  /** USD the cache reads saved: their cost at the input price less what they cost. */
+  cacheSaving: number;
 }
 
 export type UsageGroupBy = 'model' | 'user' | 'day';
@@ -72,34 +78,42 @@ function usageSource(organizationId: string, range: UsageRange): { sql: string; 
   if (split.records.length > 0) {
     params.push(organizationId);
     parts.push(`select "model", "user_id", ("created_at" at time zone 'UTC')::date as "day", 1::bigint as "requests",
-        "input_tokens"::bigint as "input_tokens", "output_tokens"::bigint as "output_tokens", "cost"
+        "input_tokens"::bigint as "input_tokens", "output_tokens"::bigint as "output_tokens", "cost",
+        "cache_read_tokens"::bigint as "cache_read_tokens", "cache_write_tokens"::bigint as "cache_write_tokens", "cache_saving"
       from "usage_records" where "organization_id" = ? and (${within('created_at', split.records)})`);
   }
   if (split.hours.length > 0) {
     params.push(organizationId);
-    parts.push(`select "model", "user_id", ("hour" at time zone 'UTC')::date as "day", "requests", "input_tokens", "output_tokens", "cost"
-      from "usage_hourly" where "organization_id" = ? and (${within('hour', split.hours)})`);
+    parts.push(`select "model", "user_id", ("hour" at time zone 'UTC')::date as "day", "requests", "input_tokens", "output_tokens", "cost",
+        ${CACHE_COLUMNS} from "usage_hourly" where "organization_id" = ? and (${within('hour', split.hours)})`);
   }
   if (split.days.length > 0) {
     params.push(organizationId);
-    parts.push(`select "model", "user_id", "day", "requests", "input_tokens", "output_tokens", "cost"
+    parts.push(`select "model", "user_id", "day", "requests", "input_tokens", "output_tokens", "cost", ${CACHE_COLUMNS}
       from "usage_daily" where "organization_id" = ? and (${within('day', split.days, 'date')})`);
   }
   if (parts.length === 0) {
     // An empty range: keep the row shape, select nothing.
-    parts.push(`select "model", "user_id", "day", "requests", "input_tokens", "output_tokens", "cost" from "usage_daily" where false`);
+    parts.push(`select "model", "user_id", "day", "requests", "input_tokens", "output_tokens", "cost", ${CACHE_COLUMNS} from "usage_daily" where false`);
   }
   return { sql: parts.join('\n    union all\n    '), params };
 }
 
+const CACHE_COLUMNS = '"cache_read_tokens", "cache_write_tokens", "cache_saving"';
+
 const SUMS = `coalesce(sum("requests"), 0) as "requests", coalesce(sum("input_tokens"), 0) as "input_tokens",
-  coalesce(sum("output_tokens"), 0) as "output_tokens", coalesce(sum("cost"), 0) as "cost"`;
+  coalesce(sum("output_tokens"), 0) as "output_tokens", coalesce(sum("cost"), 0) as "cost",
+  coalesce(sum("cache_read_tokens"), 0) as "cache_read_tokens", coalesce(sum("cache_write_tokens"), 0) as "cache_write_tokens",
+  coalesce(sum("cache_saving"), 0) as "cache_saving"`;
 
 interface SumRow {
   requests: string | number;
   input_tokens: string | number;
   output_tokens: string | number;
   cost: string | number;
+  cache_read_tokens: string | number;
+  cache_write_tokens: string | number;
+  cache_saving: string | number;
 }
 
 export async function sumUsage(em: EntityManager, organizationId: string, range: UsageRange): Promise<UsageTotals> {
@@ -153,6 +167,9 @@ function toTotals(row: SumRow | undefined): UsageTotals {
     inputTokens: Number(row?.input_tokens ?? 0),
     outputTokens: Number(row?.output_tokens ?? 0),
     estimatedCost: roundUsd(Number(row?.cost ?? 0)),
+    cacheReadTokens: Number(row?.cache_read_tokens ?? 0),
+    cacheWriteTokens: Number(row?.cache_write_tokens ?? 0),
+    cacheSaving: roundUsd(Number(row?.cache_saving ?? 0)),
   };
 }
 

@@ -105,14 +105,17 @@ with "rows" as (
     "upstreamModel" text, "stream" boolean, "attempts" integer, "outcome" text, "status" integer,
     "errorCode" text, "latencyMs" integer, "inputTokens" integer, "outputTokens" integer,
     "estimated" boolean, "cost" double precision, "dlpFindings" jsonb, "promptText" text,
-    "cached" boolean, "createdAt" timestamptz
+    "cached" boolean, "createdAt" timestamptz, "cacheReadTokens" integer, "cacheWriteTokens" integer,
+    "cacheWrite1hTokens" integer, "cacheSaving" double precision
   )
 ), "audited" as (
   insert into "gateway_requests" ("id", "organization_id", "user_id", "api_key_id", "source", "run_id", "request_id",
     "model_requested", "model", "provider", "upstream_model", "stream", "attempts", "outcome", "status", "error_code",
-    "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "cached", "created_at")
+    "latency_ms", "input_tokens", "output_tokens", "estimated", "cost", "dlp_findings", "prompt_text", "cached", "created_at",
+    "cache_read_tokens", "cache_write_tokens", "cache_write_1h_tokens")
   select gen_random_uuid(), "organizationId", "userId", "apiKeyId", "source", "runId", "requestId",
     "modelRequested", "model", "provider", "upstreamModel", "stream", "attempts", "outcome", "status", "errorCode",
-    "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "cached", "createdAt"
+    "latencyMs", "inputTokens", "outputTokens", "estimated", "cost", "dlpFindings", "promptText", "cached", "createdAt",
+    coalesce("cacheReadTokens", 0), coalesce("cacheWriteTokens", 0), coalesce("cacheWrite1hTokens", 0)
   from "rows"
 )${insertUsageRecordsFrom('"rows"')}`;

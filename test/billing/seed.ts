@@ -11,6 +11,10 @@ export interface SeedRecord {
   inputTokens: number;
   outputTokens: number;
   cost: number;
+  /** Prompt-cache reads, writes and what the reads saved (USD); default 0. */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  cacheSaving?: number;
   /** Default gateway. */
   source?: UsageSource;
 }
@@ -33,6 +37,9 @@ export async function seedUsage(orm: Orm, organizationId: string, records: SeedR
       inputTokens: record.inputTokens,
       outputTokens: record.outputTokens,
       cost: record.cost,
+      cacheReadTokens: record.cacheReadTokens ?? 0,
+      cacheWriteTokens: record.cacheWriteTokens ?? 0,
+      cacheSaving: record.cacheSaving ?? 0,
       estimated: false,
       createdAt: new Date(record.at),
     })),

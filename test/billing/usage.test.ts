@@ -23,13 +23,14 @@ beforeAll(async () => {
   });
   records = [
     at('2026-10-31T23:59:59.999Z', org.owner.id, 'fast-model', 100, 10, 0.5), // previous month
-    at('2026-11-01T00:00:00.000Z', org.owner.id, 'fast-model', 1000, 200, 0.00027),
-    at('2026-11-05T10:00:00.000Z', org.member.id, 'smart-model', 2000, 300, 0.0125),
+    // Prompt-cache reads and writes are parts of the input, summed apart in every range split.
+    { ...at('2026-11-01T00:00:00.000Z', org.owner.id, 'fast-model', 1000, 200, 0.00027), cacheReadTokens: 800, cacheWriteTokens: 100, cacheSaving: 0.000108 },
+    { ...at('2026-11-05T10:00:00.000Z', org.member.id, 'smart-model', 2000, 300, 0.0125), cacheWriteTokens: 1500 },
     at('2026-11-05T18:00:00.000Z', org.member.id, 'fast-model', 50, 5, 0.0000105),
     { ...at('2026-11-10T12:00:00.000Z', removedUserId, 'smart-model', 700, 70, 0.0042), source: 'automation' }, // a run's call counts too
     at('2026-11-10T23:59:59.999Z', org.admin.id, 'fast-model', 10, 1, 0.000002),
-    at('2026-11-20T09:00:00.000Z', org.owner.id, 'smart-model', 3000, 900, 0.03),
-    at('2026-11-20T15:10:00.000Z', org.member.id, 'smart-model', 5, 5, 0.00001), // in the partial hour before now
+    { ...at('2026-11-20T09:00:00.000Z', org.owner.id, 'smart-model', 3000, 900, 0.03), cacheReadTokens: 2500, cacheSaving: 0.00675 },
+    { ...at('2026-11-20T15:10:00.000Z', org.member.id, 'smart-model', 5, 5, 0.00001), cacheReadTokens: 3, cacheSaving: 0.0000081 }, // in the partial hour before now
     at('2026-11-20T16:00:00.000Z', org.owner.id, 'fast-model', 1, 1, 0.1), // after "now"
   ];
   await seedUsage(stack.runtime.orm, org.id, records);
@@ -44,12 +45,16 @@ function expectedTotals(from: string, to: string) {
     inputTokens: inRange.reduce((sum, r) => sum + r.inputTokens, 0),
     outputTokens: inRange.reduce((sum, r) => sum + r.outputTokens, 0),
     estimatedCost: inRange.reduce((sum, r) => sum + r.cost, 0),
+    cacheReadTokens: inRange.reduce((sum, r) => sum + (r.cacheReadTokens ?? 0), 0),
+    cacheWriteTokens: inRange.reduce((sum, r) => sum + (r.cacheWriteTokens ?? 0), 0),
+    cacheSaving: inRange.reduce((sum, r) => sum + (r.cacheSaving ?? 0), 0),
   };
 }
 
 function expectTotals(actual: any, expected: ReturnType<typeof expectedTotals>) {
-  expect({ ...actual, estimatedCost: undefined }).toEqual({ ...expected, estimatedCost: undefined });
+  expect({ ...actual, estimatedCost: undefined, cacheSaving: undefined }).toEqual({ ...expected, estimatedCost: undefined, cacheSaving: undefined });
   expect(actual.estimatedCost).toBeCloseTo(expected.estimatedCost, 9);
+  expect(actual.cacheSaving).toBeCloseTo(expected.cacheSaving, 9);
 }
 
 async function usage(query: string, key = org.admin.key) {
@@ -63,8 +68,11 @@ function sumGroups(groups: any[]) {
       inputTokens: sum.inputTokens + g.inputTokens,
       outputTokens: sum.outputTokens + g.outputTokens,
       estimatedCost: sum.estimatedCost + g.estimatedCost,
+      cacheReadTokens: sum.cacheReadTokens + g.cacheReadTokens,
+      cacheWriteTokens: sum.cacheWriteTokens + g.cacheWriteTokens,
+      cacheSaving: sum.cacheSaving + g.cacheSaving,
     }),
-    { requests: 0, inputTokens: 0, outputTokens: 0, estimatedCost: 0 },
+    { requests: 0, inputTokens: 0, outputTokens: 0, estimatedCost: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cacheSaving: 0 },
   );
 }
 
@@ -117,7 +125,9 @@ describe('GET /billing/usage summary', () => {
     expectTotals(res.body.totals, expectedTotals('2026-11-05T09:30:00Z', '2026-11-20T15:20:00Z'));
     expect(res.body.totals.requests).toBe(6);
     const within = await usage('?from=2026-11-20T15:05:00Z&to=2026-11-20T15:15:00Z&groupBy=model');
-    expect(within.body.groups).toEqual([{ model: 'smart-model', requests: 1, inputTokens: 5, outputTokens: 5, estimatedCost: 0.00001 }]);
+    expect(within.body.groups).toEqual([
+      { model: 'smart-model', requests: 1, inputTokens: 5, outputTokens: 5, estimatedCost: 0.00001, cacheReadTokens: 3, cacheWriteTokens: 0, cacheSaving: 0.0000081 },
+    ]);
   });
 
   it('covers one whole day when from and to are the same date, and nothing for an empty instant range', async () => {
@@ -126,7 +136,7 @@ describe('GET /billing/usage summary', () => {
     expect(day.body.totals.requests).toBe(2);
     const empty = await usage('?from=2026-11-05T10:00:00Z&to=2026-11-05T10:00:00Z');
     expect(empty.status).toBe(200);
-    expect(empty.body.totals).toEqual({ requests: 0, inputTokens: 0, outputTokens: 0, estimatedCost: 0 });
+    expect(empty.body.totals).toEqual({ requests: 0, inputTokens: 0, outputTokens: 0, estimatedCost: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cacheSaving: 0 });
   });
 
   it('shows the cap and what remains of it this month once the owner sets one', async () => {
@@ -145,7 +155,7 @@ describe('GET /billing/usage summary', () => {
   it("never shows another organization's usage", async () => {
     const other = await createTestOrganization(stack.runtime.orm);
     const res = await usage('?from=2026-01-01&to=2026-12-31', other.admin.key);
-    expect(res.body.totals).toEqual({ requests: 0, inputTokens: 0, outputTokens: 0, estimatedCost: 0 });
+    expect(res.body.totals).toEqual({ requests: 0, inputTokens: 0, outputTokens: 0, estimatedCost: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cacheSaving: 0 });
     const groups = await usage('?from=2026-01-01&to=2026-12-31&groupBy=user', other.admin.key);
     expect(groups.body).toEqual({ groups: [] });
   });
@@ -174,8 +184,9 @@ describe('GET /billing/usage groups', () => {
         expect(res.status, groupBy).toBe(200);
         expect(Object.keys(res.body)).toEqual(['groups']);
         const sum = sumGroups(res.body.groups);
-        expect({ ...sum, estimatedCost: 0 }, groupBy).toEqual({ ...summary.body.totals, estimatedCost: 0 });
+        expect({ ...sum, estimatedCost: 0, cacheSaving: 0 }, groupBy).toEqual({ ...summary.body.totals, estimatedCost: 0, cacheSaving: 0 });
         expect(sum.estimatedCost, groupBy).toBeCloseTo(summary.body.totals.estimatedCost, 9);
+        expect(sum.cacheSaving, groupBy).toBeCloseTo(summary.body.totals.cacheSaving, 9);
       }
     });
   }
@@ -184,7 +195,10 @@ describe('GET /billing/usage groups', () => {
     const res = await usage('?groupBy=model');
     expect(res.body.groups.map((g: any) => g.model)).toEqual(['fast-model', 'smart-model']);
     const fast = res.body.groups[0];
-    expect(fast).toEqual({ model: 'fast-model', requests: 3, inputTokens: 1060, outputTokens: 206, estimatedCost: expect.closeTo(0.0002825, 9) });
+    expect(fast).toEqual({
+      model: 'fast-model', requests: 3, inputTokens: 1060, outputTokens: 206, estimatedCost: expect.closeTo(0.0002825, 9),
+      cacheReadTokens: 800, cacheWriteTokens: 100, cacheSaving: expect.closeTo(0.000108, 9),
+    });
   });
 
   it('groups by user with userId and email, a removed user keeping its usage with a null email', async () => {
@@ -193,6 +207,7 @@ describe('GET /billing/usage groups', () => {
     expect(Object.keys(byUser).sort()).toEqual([org.owner.id, org.admin.id, org.member.id, removedUserId].sort());
     expect(byUser[org.member.id]).toEqual({
       userId: org.member.id, email: org.member.email, requests: 3, inputTokens: 2055, outputTokens: 310, estimatedCost: expect.closeTo(0.0125205, 9),
+      cacheReadTokens: 3, cacheWriteTokens: 1500, cacheSaving: expect.closeTo(0.0000081, 9),
     });
     expect(byUser[removedUserId].email).toBeNull();
     expect(byUser[org.owner.id].requests).toBe(2);
