@@ -210,6 +210,18 @@ const envSchema = z.object({
   TOOLS_ENABLE_UNPINNED_EGRESS: booleanFlag,
   /** Memory limit of one connector process (V8 heap for node, address space for others). */
   TOOLS_PROCESS_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(1024),
+  // The MCP gateway, /v1/mcp (docs/tools.md "Using the tools from an MCP client").
+  /** Keep a tool call's arguments (after DLP masking) in its `tool.called` audit event; off by default. */
+  AUDIT_TOOL_ARGUMENTS: booleanFlag,
+  /** How long a /v1/mcp tools/call under an `always` approval keeps the request open (with progress) before answering that it is pending. */
+  MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Past this many tools a caller may use, /v1/mcp also offers `search_tools`. */
+  MCP_SEARCH_TOOLS_THRESHOLD: z.coerce.number().int().min(0).max(100_000).default(40),
+  /** How long a pooled MCP session to a connection's server stays open unused. */
+  MCP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Calls in flight at once on one pooled session; more wait in a bounded queue (MCP_CONNECTION_QUEUE), beyond it a busy error. */
+  MCP_CONNECTION_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
+  MCP_CONNECTION_QUEUE: z.coerce.number().int().min(0).max(100_000).default(1000),
   // Quotas (SECURITY.md): over them 403 quota_exceeded.
   QUOTA_AUTOMATIONS_PER_ORG: z.coerce.number().int().min(0).default(1000),
   QUOTA_WEBHOOKS_PER_ORG: z.coerce.number().int().min(0).default(1000),

@@ -60,6 +60,19 @@ export const metrics = {
     help: 'Settlements whose real cost passed the reserved worst case (the provider billed more than max_tokens and the prompt bound allow)',
     registers: [registry],
   }),
+  toolCalls: new Counter({
+    name: 'tool_calls_total',
+    help: 'Tool calls by caller (run: automations and assistants; mcp: /v1/mcp) and outcome',
+    labelNames: ['via', 'outcome'] as const,
+    registers: [registry],
+  }),
+  toolCallDuration: new Histogram({
+    name: 'tool_call_duration_seconds',
+    help: 'Tool call latency by caller and outcome (approval waits included)',
+    labelNames: ['via', 'outcome'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  }),
   runOutcomes: new Counter({
     name: 'automation_run_outcomes_total',
     help: 'Finished runs by status (success, failure) and trigger',

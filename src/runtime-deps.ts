@@ -12,6 +12,7 @@ import type { ResponsesStore } from './gateway/responses.service.js';
 import type { CredentialCache } from './identity/credential-cache.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
+import type { McpSessionPool } from './mcp-gateway/deps.js';
 import type { SharedState } from './redis.js';
 import type { TemporalHandle } from './temporal.js';
 
@@ -30,4 +31,6 @@ export interface AppDeps {
   credentials: CredentialCache;
   mailer: Mailer;
   secrets: SecretBox;
+  /** Pooled MCP sessions to connections' servers, for /v1/mcp (opened on first use). */
+  mcpSessions: McpSessionPool;
 }

@@ -14,6 +14,7 @@ import { createGateway } from './gateway/index.js';
 import { ResponsesStore } from './gateway/responses.service.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
+import { ConnectorSessionPool } from './mcp-gateway/session-pool.js';
 import { openSharedState } from './redis.js';
 import { createPayloadCodec, previousSecretKeys } from './payloads/data-converters.js';
 import { clientTracingInterceptors } from './telemetry/temporal-tracing.js';
@@ -78,6 +79,7 @@ export async function openRuntime(
     const gateway = await createGateway({ config, logger, orm, shared, budget, clock });
     const credentials = new CredentialCache(shared);
     const responses = new ResponsesStore({ orm, secrets, clock, retentionDays: config.RESPONSES_RETENTION_DAYS, limits: config });
+    const mcpSessions = new ConnectorSessionPool({ config, orm, secrets, logger });
     return {
       config,
       logger,
@@ -91,7 +93,9 @@ export async function openRuntime(
       credentials,
       mailer,
       secrets,
+      mcpSessions,
       async close() {
+        await mcpSessions.close();
         await gateway.close();
         // Before Redis closes: unused lease budget and rate tokens go back, settled spend is synced.
         await budget.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the budget leases failed'));

@@ -34,6 +34,7 @@ import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
 import { toolsRoutes } from './routes/tools.js';
 import { skillsRoutes } from './routes/skills.js';
 import { CODEC_PATH, codecCors, codecRoutes } from './routes/codec.js';
+import { MCP_PATH, mcpChallenge, mcpRoutes } from './routes/mcp.js';
 
 type RouteFactory = (deps: AppDeps) => Router;
 
@@ -44,7 +45,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes, codecRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes, mcpRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();
@@ -83,6 +84,7 @@ export function buildApp(deps: AppDeps): Express {
   // for authenticated routes only once the caller is known, so 401 comes first.
   v1.use(validatePathParams(apiOperations, '/v1', ['none', 'webhookUrl']));
   for (const routes of publicV1Routes) v1.use(routes(deps));
+  v1.use(MCP_PATH, mcpChallenge());
   for (const handler of authenticated) v1.use(handler);
   v1.use(validatePathParams(apiOperations, '/v1', ['caller']));
   for (const routes of authenticatedV1Routes) v1.use(routes(deps));

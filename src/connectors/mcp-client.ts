@@ -137,6 +137,95 @@ export async function withConnectorSession<T>(
   }
 }
 
+/** A session kept open for many calls (the MCP gateway's pool): each request has its own deadline. */
+export interface OpenConnectorSession {
+  listTools(timeoutMs: number): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void }): Promise<CallToolResult>;
+  /** True once the connector went away (process exited, transport closed) or close() was called. */
+  readonly closed: boolean;
+  /** Called once when the session ends, whatever ended it. */
+  onclose: (() => void) | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a connector and initializes a session that stays open until close() (or the connector
+ * exits). Starting holds a process slot for a stdio connector for the session's whole life, so
+ * TOOLS_MAX_PROCESSES bounds pooled sessions and one-shot ones together. `cpuSeconds` is the
+ * process's CPU budget over its life (the sandbox's limit); past it the process dies and the
+ * session closes.
+ */
+export async function openConnectorSession(launch: ConnectorLaunch, options: { startTimeoutMs: number; cpuSeconds: number }): Promise<OpenConnectorSession> {
+  const modules = await loadSessionModules();
+  const killGraceMs = 1000;
+  const deadline = Date.now() + options.startTimeoutMs;
+  let release: (() => void) | undefined;
+  if (launch.entry.transport === 'stdio' && launch.confinement) {
+    try {
+      release = await processSlots(launch.confinement.maxProcesses).acquire(deadline);
+    } catch (error) {
+      if (error instanceof SlotUnavailable) throw new ConnectorFailure('start', error.message);
+      throw error;
+    }
+  }
+  const { transport, dispose } = createTransport(modules, launch, killGraceMs, options.cpuSeconds);
+  const client = new modules.Client(CLIENT_INFO, { capabilities: {} });
+  let closed = false;
+  let ending: Promise<void> | undefined;
+  const end = (): Promise<void> => {
+    ending ??= (async () => {
+      closed = true;
+      await endRemoteSession(modules, transport, killGraceMs);
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+      await dispose();
+      release?.();
+      session.onclose?.();
+    })();
+    return ending;
+  };
+  const session: OpenConnectorSession = {
+    get closed() {
+      return closed;
+    },
+    onclose: undefined,
+    listTools: async (timeoutMs) => {
+      const until = Date.now() + timeoutMs;
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        return await listAllTools(client, () => ({ signal, timeout: Math.max(1, until - Date.now()) }));
+      } catch (error) {
+        throw describeFailure(modules, error, 'tools/list', signal.aborted || Date.now() >= until, timeoutMs, transport, launch.env);
+      }
+    },
+    callTool: async (name, args, call) => {
+      const until = Date.now() + call.timeoutMs;
+      const signal = AbortSignal.timeout(call.timeoutMs);
+      try {
+        return (await client.callTool({ name, arguments: args }, undefined, {
+          signal,
+          timeout: call.timeoutMs,
+          ...(call.onprogress ? { onprogress: call.onprogress } : {}),
+        })) as CallToolResult;
+      } catch (error) {
+        throw describeFailure(modules, error, 'tools/call', signal.aborted || Date.now() >= until, call.timeoutMs, transport, launch.env);
+      }
+    },
+    close: end,
+  };
+  client.onclose = () => void end();
+  try {
+    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    await client.connect(transport, { signal, timeout: Math.max(1, deadline - Date.now()) }).catch((error: unknown) => {
+      throw describeFailure(modules, error, 'initialize', signal.aborted || Date.now() >= deadline, options.startTimeoutMs, transport, launch.env);
+    });
+  } catch (error) {
+    await end();
+    throw error;
+  }
+  return session;
+}
+
 /** A stateful remote server keeps a session until told otherwise: say goodbye, briefly. */
 async function endRemoteSession(modules: SessionModules, transport: Transport, graceMs: number): Promise<void> {
   if (!(transport instanceof modules.StreamableHTTPClientTransport) || !transport.sessionId) return;

@@ -18,6 +18,8 @@ import { confinedLaunch } from './confinement.js';
 import { decryptVariables } from './connections.service.js';
 import { ToolConnection } from './entities.js';
 import { ConnectorFailure, redact, withConnectorSession, type ConnectorLaunch } from './mcp-client.js';
+import { recordToolCall } from './tool-calls.js';
+import { toolKeyOf } from '../approval-policy/policy.js';
 
 /** Characters of a tool result handed back to the model; the rest is cut with a marker. */
 export const TOOL_RESULT_MAX_CHARS = 16_000;
@@ -97,6 +99,7 @@ export async function callToolWithDlp(
   toFailure: (error: unknown) => unknown,
 ): Promise<ToolCallResult> {
   let args: string;
+  const began = performance.now();
   try {
     await assertOwnerActive(deps.orm.em.fork(), input.organizationId, input.userId);
     args = await guardOutgoingText(deps, {
@@ -106,9 +109,10 @@ export async function callToolWithDlp(
       source: input.source,
     });
   } catch (error) {
+    await recordToolCall(deps, { ...callRecordOf(input), outcome: error instanceof AppError && error.code === 'dlp_blocked' ? 'blocked' : 'refused', durationMs: performance.now() - began, arguments: input.arguments });
     throw toFailure(error);
   }
-  return callConnectionTool(deps, {
+  const result = await callConnectionTool(deps, {
     organizationId: input.organizationId,
     userId: input.userId,
     connectionId: input.binding.connectionId,
@@ -116,6 +120,12 @@ export async function callToolWithDlp(
     arguments: args,
     timeoutMs: TOOL_CALL_TIMEOUT_MS,
   });
+  await recordToolCall(deps, { ...callRecordOf(input), outcome: result.isError ? 'error' : 'ok', durationMs: performance.now() - began, arguments: args });
+  return result;
+}
+
+function callRecordOf(input: { organizationId: string; userId: string; binding: ToolBinding; source: OutgoingText['source'] }) {
+  return { organizationId: input.organizationId, actor: { userId: input.userId }, tool: toolKeyOf(input.binding.toolId, input.binding.toolName), via: 'run' as const, source: input.source };
 }
 
 /**
@@ -158,8 +168,13 @@ async function newestConnection(deps: ToolUseDeps, organizationId: string, userI
   const connections = await deps.orm.em
     .fork()
     .find(ToolConnection, { organizationId, userId, toolId }, { orderBy: { createdAt: 'desc' }, limit: 5 });
-  // A connection whose last test passed beats a newer one that is failing.
-  return connections.find((connection) => connection.status === 'connected') ?? connections[0] ?? null;
+  return preferredConnection(connections);
+}
+
+/** Of one connector's connections, newest first: the newest whose last test passed beats a newer one that is failing. */
+export function preferredConnection(newestFirst: readonly ToolConnection[]): ToolConnection | null {
+  const recent = newestFirst.slice(0, 5);
+  return recent.find((connection) => connection.status === 'connected') ?? recent[0] ?? null;
 }
 
 async function listToolsOf(deps: ToolUseDeps, connection: ToolConnection, timeoutMs: number): Promise<Tool[]> {
@@ -170,7 +185,7 @@ async function listToolsOf(deps: ToolUseDeps, connection: ToolConnection, timeou
 }
 
 /** The confined launch, checked right before the start; a refused value fails like a connector that cannot start. */
-async function launchOf(deps: ToolUseDeps, connection: ToolConnection, entry: CatalogEntry, env: Record<string, string>): Promise<ConnectorLaunch> {
+export async function launchOf(deps: ToolUseDeps, connection: ToolConnection, entry: CatalogEntry, env: Record<string, string>): Promise<ConnectorLaunch> {
   try {
     return await confinedLaunch(deps, connection.organizationId, entry, env);
   } catch (error) {
