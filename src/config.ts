@@ -101,6 +101,8 @@ const envSchema = z.object({
    * more in all; 0 (the default) starts each run at its fire. docs/automations.md.
    */
   AUTOMATION_ARM_LEAD_SECONDS: z.coerce.number().int().min(0).max(600).default(0),
+  /** A fire missed while workers or the Temporal server were down runs once on recovery if younger than this; the rest are counted as missedFires. */
+  AUTOMATION_CATCHUP_WINDOW_SECONDS: z.coerce.number().int().min(0).default(3600),
   /**
    * How long a tool call under an `always` approval policy waits for a person before it expires
    * (docs/approvals.md). At most 3 days: a run waits at most once per model turn (10 turns), and

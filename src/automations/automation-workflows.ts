@@ -38,6 +38,8 @@ export function initialWorkflowState(config: Deps['config'], automation: Automat
     nextRunAt: automation.status === 'active' ? (automation.nextRunAt?.getTime() ?? null) : null,
     running: [],
     skippedFires: automation.skippedFires,
+    missedFires: automation.missedFires,
+    catchUpWindowSeconds: config.AUTOMATION_CATCHUP_WINDOW_SECONDS,
     version: automation.stateVersion,
     continueAsNewAfterEvents: config.AUTOMATION_CONTINUE_AS_NEW_EVENTS,
     minIntervalSeconds: config.AUTOMATION_MIN_INTERVAL_SECONDS,

@@ -50,6 +50,8 @@ export function automationView(automation: Automation, revealedSecrets: Map<numb
       ...(revealedSecrets.has(index) ? { secret: revealedSecrets.get(index) } : {}),
     })),
     skippedFires: automation.skippedFires,
+    /** Fires missed while workers or the Temporal server were down and not caught up. */
+    missedFires: automation.missedFires,
     updatedAt: automation.updatedAt.toISOString(),
   };
 }
@@ -73,6 +75,8 @@ export function runView(run: AutomationRun, pendingApprovals: PendingApprovalVie
     skill: run.skillId && run.skillVersion ? { skillId: run.skillId, version: run.skillVersion } : null,
     /** The run this one retries; null for any other run. */
     retryOf: run.retryOf,
+    /** When the fire of a scheduled or catch-up run was due; null for other runs (and runs from before it was recorded). */
+    scheduledFor: iso(run.scheduledFor),
     pendingApprovals,
   };
 }

@@ -15,7 +15,7 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export class Automation {
   [OptionalProps]?:
-    | 'id' | 'description' | 'tools' | 'toolApprovals' | 'channels' | 'skillId' | 'skillVersion' | 'lastRunAt' | 'nextRunAt' | 'skippedFires' | 'stateVersion'
+    | 'id' | 'description' | 'tools' | 'toolApprovals' | 'channels' | 'skillId' | 'skillVersion' | 'lastRunAt' | 'nextRunAt' | 'skippedFires' | 'missedFires' | 'stateVersion'
     | 'createdAt' | 'updatedAt';
   id: string = randomUUID();
   organizationId!: string;
@@ -43,8 +43,10 @@ export class Automation {
   status!: AutomationStatus;
   lastRunAt: Date | null = null;
   nextRunAt: Date | null = null;
-  /** Scheduled fires skipped because a run was still running (or missed past the catch-up window). */
+  /** Scheduled fires skipped because a run was still running (before code 3 also: missed past the catch-up window). */
   skippedFires: number = 0;
+  /** Fires missed while workers or the Temporal server were down and not caught up (DESIGN.md "Missed fires"). */
+  missedFires: number = 0;
   /** Version of the schedule state last written by the entity workflow; older writes are ignored. */
   stateVersion: number = 0;
   createdAt: Date = new Date();
@@ -54,7 +56,7 @@ export class Automation {
 export class AutomationRun {
   [OptionalProps]?:
     | 'completedAt' | 'durationMs' | 'tokensInput' | 'tokensOutput' | 'estimatedCost' | 'output' | 'error' | 'context'
-    | 'skillId' | 'skillVersion' | 'retryOf';
+    | 'skillId' | 'skillVersion' | 'retryOf' | 'scheduledFor';
   id!: string;
   automationId!: string;
   organizationId!: string;
@@ -75,6 +77,8 @@ export class AutomationRun {
   skillVersion: number | null = null;
   /** The run this one retries (POST .../runs/{runId}/retry); null for any other run. */
   retryOf: string | null = null;
+  /** When the fire of a scheduled or catch-up run was due (a catch-up run starts after it); null for other runs. */
+  scheduledFor: Date | null = null;
 }
 
 export class ChannelDelivery {
@@ -113,6 +117,7 @@ export const AutomationSchema = new EntitySchema<Automation>({
     lastRunAt: { type: 'datetime', length: 3, nullable: true },
     nextRunAt: { type: 'datetime', length: 3, nullable: true },
     skippedFires: { type: 'integer' },
+    missedFires: { type: 'integer' },
     stateVersion: { type: 'integer' },
     createdAt: { type: 'datetime', length: 3 },
     updatedAt: { type: 'datetime', length: 3, onUpdate: () => new Date() },
@@ -140,6 +145,7 @@ export const AutomationRunSchema = new EntitySchema<AutomationRun>({
     skillId: { type: 'uuid', nullable: true },
     skillVersion: { type: 'integer', nullable: true },
     retryOf: { type: 'uuid', nullable: true },
+    scheduledFor: { type: 'datetime', length: 3, nullable: true },
   },
 });
 

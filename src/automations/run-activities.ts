@@ -40,6 +40,8 @@ export interface RunStart {
    * nextRunAt moves on from this fire even when a newer state was written since the snapshot.
    */
   firedAt?: string;
+  /** The time the fire was due (ISO), for a scheduled or catch-up run. */
+  scheduledFor?: string;
 }
 
 /** A fire skipped at its time because another run of the automation was running. */
@@ -82,12 +84,14 @@ export function createRunActivities(deps: AppDeps) {
         status: schedule.status,
         nextRunAt: schedule.nextRunAt ? new Date(schedule.nextRunAt) : null,
         skippedFires: schedule.skippedFires,
+        missedFires: schedule.missedFires ?? null,
         version: schedule.version,
         // A schedule changed by the `schedule` signal (Web UI) reaches the row the API reads.
         schedule: both ? schedule.schedule! : null,
         timezone: both ? schedule.timezone! : null,
       },
       ...(input.firedAt ? { firedAt: new Date(input.firedAt), skipIfRunning: true } : {}),
+      scheduledFor: input.scheduledFor ? new Date(input.scheduledFor) : null,
     }, deps.clock.now());
   }
 

@@ -47,7 +47,11 @@ export interface RunRowStart {
   startedAt: Date;
   context: unknown;
   retryOf: string | null;
-  schedule: { status: AutomationStatus; nextRunAt: Date | null; skippedFires: number; version: number; schedule: string | null; timezone: string | null };
+  schedule: {
+    status: AutomationStatus; nextRunAt: Date | null; skippedFires: number; missedFires: number | null; version: number; schedule: string | null; timezone: string | null;
+  };
+  /** The time a scheduled or catch-up run's fire was due. */
+  scheduledFor?: Date | null;
   /** The fire a run started ahead of it waited for: a row still showing it as next moves on to `schedule.nextRunAt`. */
   firedAt?: Date | null;
   /** A scheduled fire: no row when another run of the automation is running (the fire is skipped). */
@@ -72,12 +76,13 @@ with "input" as (
   select ?::uuid as "run_id", ?::uuid as "automation_id", ?::uuid as "organization_id", ?::text as "trigger",
     ?::timestamptz as "started_at", ?::jsonb as "context", ?::uuid as "retry_of", ?::timestamptz as "now",
     ?::text as "status", ?::timestamptz as "next_run_at", ?::integer as "skipped_fires", ?::integer as "version",
-    ?::text as "schedule", ?::text as "timezone", ?::timestamptz as "fired_at", ?::boolean as "skip_if_running"
+    ?::text as "schedule", ?::text as "timezone", ?::timestamptz as "fired_at", ?::boolean as "skip_if_running",
+    ?::integer as "missed_fires", ?::timestamptz as "scheduled_for"
 ), "automation" as (
   select a.* from "automations" a, "input" i where a."id" = i."automation_id" and a."organization_id" = i."organization_id"
 ), "inserted" as (
-  insert into "automation_runs" ("id", "automation_id", "organization_id", "trigger", "status", "started_at", "context", "retry_of")
-  select i."run_id", a."id", a."organization_id", i."trigger", 'running', i."started_at", i."context", i."retry_of"
+  insert into "automation_runs" ("id", "automation_id", "organization_id", "trigger", "status", "started_at", "context", "retry_of", "scheduled_for")
+  select i."run_id", a."id", a."organization_id", i."trigger", 'running', i."started_at", i."context", i."retry_of", i."scheduled_for"
   from "automation" a, "input" i
   -- A scheduled fire while another run of the automation is running is skipped (DESIGN.md "Overlap");
   -- a run older than its hour of work has ended in Temporal, whatever its row says, unless it waits
@@ -101,6 +106,7 @@ with "input" as (
     "next_run_at" = case when a."state_version" < i."version" then i."next_run_at"
       when a."next_run_at" = i."fired_at" then i."next_run_at" else a."next_run_at" end,
     "skipped_fires" = case when a."state_version" < i."version" then i."skipped_fires" else a."skipped_fires" end,
+    "missed_fires" = case when a."state_version" < i."version" then coalesce(i."missed_fires", a."missed_fires") else a."missed_fires" end,
     "schedule" = case when a."state_version" < i."version" then coalesce(i."schedule", a."schedule") else a."schedule" end,
     "timezone" = case when a."state_version" < i."version" then coalesce(i."timezone", a."timezone") else a."timezone" end,
     "state_version" = greatest(a."state_version", i."version")
@@ -162,7 +168,7 @@ export async function startRunRow(knex: Knex, start: RunRowStart, now: Date): Pr
     start.runId, start.automationId, start.organizationId, start.trigger, start.startedAt,
     start.context === null || start.context === undefined ? null : JSON.stringify(start.context), start.retryOf, now,
     schedule.status, schedule.nextRunAt, schedule.skippedFires, schedule.version, schedule.schedule, schedule.timezone,
-    start.firedAt ?? null, start.skipIfRunning ?? false,
+    start.firedAt ?? null, start.skipIfRunning ?? false, schedule.missedFires, start.scheduledFor ?? null,
   ]);
   if (!raw) return null;
   return raw.runId === null ? SKIPPED_RUNNING : runRowOf({ ...raw, runId: raw.runId });
@@ -221,7 +227,7 @@ where r."id" = ? and r."organization_id" = ?`;
 export async function writeScheduleState(knex: Knex, automationId: string, snapshot: ScheduleSnapshot): Promise<boolean> {
   const both = snapshot.schedule !== undefined && snapshot.timezone !== undefined;
   const [row] = await rows<{ exists: boolean }>(knex, WRITE_SCHEDULE_SQL, [
-    snapshot.status, snapshot.nextRunAt ? new Date(snapshot.nextRunAt) : null, snapshot.skippedFires, snapshot.version,
+    snapshot.status, snapshot.nextRunAt ? new Date(snapshot.nextRunAt) : null, snapshot.skippedFires, snapshot.missedFires ?? null, snapshot.version,
     both ? snapshot.schedule! : null, both ? snapshot.timezone! : null, automationId, snapshot.version, automationId,
   ]);
   return row?.exists ?? false;
@@ -229,7 +235,8 @@ export async function writeScheduleState(knex: Knex, automationId: string, snaps
 
 const WRITE_SCHEDULE_SQL = `
 with "written" as (
-  update "automations" set "status" = ?, "next_run_at" = ?::timestamptz, "skipped_fires" = ?, "state_version" = ?,
+  update "automations" set "status" = ?, "next_run_at" = ?::timestamptz, "skipped_fires" = ?,
+    "missed_fires" = coalesce(?::integer, "missed_fires"), "state_version" = ?,
     "schedule" = coalesce(?::text, "schedule"), "timezone" = coalesce(?::text, "timezone")
   where "id" = ? and "state_version" < ?
 )

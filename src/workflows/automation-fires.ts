@@ -1,11 +1,13 @@
 // The automation entity workflow's scheduled fires (./automation.ts): a fire at its time (older
 // states), or its run started ahead of it (code 2) and disarmed when a pause or a new schedule
-// comes first; fires skipped while a run runs or past the catch-up window. Deterministic.
-import { getExternalWorkflowHandle, log, patched, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
+// comes first; fires skipped while a run runs; fires missed while workers or the server were down
+// (./automation-catch-up.ts). Deterministic.
+import { getExternalWorkflowHandle, patched, proxyLocalActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { CATCH_UP_WINDOW_MS, disarmSignal } from './automation.contract.js';
+import { disarmSignal } from './automation.contract.js';
+import { catchUp, catchesUp, missedStretch } from './automation-catch-up.js';
 import { startRun, startRunWorkflow, startScheduledRun } from './automation-runs.js';
-import { computeNext, DEFAULT_ARM_LEAD_SECONDS, forgetRun, iso, nextSnapshot, saveState, type Entity } from './automation-state.js';
+import { catchUpWindowMs, computeNext, DEFAULT_ARM_LEAD_SECONDS, forgetRun, nextSnapshot, skipFire, type Entity } from './automation-state.js';
 
 /** A run that never reported back is forgotten after this (its workflow has timed out by then). */
 export const RUN_EXECUTION_TIMEOUT_MS = 60 * 60 * 1000;
@@ -44,13 +46,6 @@ async function forgetEndedRuns(entity: Entity, now: number): Promise<void> {
   }
 }
 
-/** Counts a scheduled fire that does not run, logs why, and saves the state (one activity, as before). */
-async function skipFire(entity: Entity, level: 'info' | 'warn', reason: string, dueAt: number, fields: Record<string, unknown>): Promise<void> {
-  entity.state.skippedFires += 1;
-  log[level](reason, { dueAt: iso(dueAt), ...fields });
-  await saveState(entity);
-}
-
 /**
  * Starts the run of the pending fire ahead of it (code 2): the run waits for the fire on its own
  * timer, so the fire's instant costs the run's workflow task alone, not also this workflow's
@@ -62,8 +57,15 @@ export async function armScheduled(entity: Entity): Promise<void> {
   const fireAt = state.nextRunAt!;
   await forgetEndedRuns(entity, now);
   state.nextRunAt = computeNext(entity, Math.max(now, fireAt));
+  const missed = missedStretch(entity, fireAt, now);
+  if (missed && catchesUp(entity)) {
+    // Woken past the fire (workers or server down): no run waits ahead of it; the catch-up starts now.
+    state.lastFireAt = missed.latest;
+    await catchUp(entity, missed, now);
+    return;
+  }
   state.lastFireAt = fireAt;
-  if (now - fireAt > CATCH_UP_WINDOW_MS) {
+  if (now - fireAt > catchUpWindowMs(entity)) {
     await skipFire(entity, 'warn', 'Scheduled fire missed past the catch-up window: skipped', fireAt, { automationId: state.automationId });
   } else if (fireAt < now && state.armed) {
     // Catching up while the run started ahead of an earlier fire has not ended: it is the catch-up
@@ -110,12 +112,15 @@ export async function fireScheduled(entity: Entity): Promise<void> {
   const dueAt = state.nextRunAt ?? now;
   await forgetEndedRuns(entity, now);
   state.nextRunAt = computeNext(entity, now);
-  if (now - dueAt > CATCH_UP_WINDOW_MS) {
+  const missed = missedStretch(entity, dueAt, now);
+  if (missed && catchesUp(entity)) {
+    await catchUp(entity, missed, now);
+  } else if (now - dueAt > catchUpWindowMs(entity)) {
     await skipFire(entity, 'warn', 'Scheduled fire missed past the catch-up window: skipped', dueAt, { automationId: state.automationId });
   } else if (state.running.length > 0) {
     await skipFire(entity, 'info', 'Scheduled fire skipped: a run is still running', dueAt, { running: state.running.length });
   } else if (entity.takes(FIRE_STARTS_RUN_PATCH)) {
-    await startScheduledRun(entity, now);
+    await startScheduledRun(entity, now, { trigger: 'schedule', scheduledFor: dueAt });
   } else {
     await startRun(entity, 'schedule', null);
   }

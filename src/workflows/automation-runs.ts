@@ -65,14 +65,16 @@ async function recordRun(entity: Entity, runId: string, trigger: RunTrigger, con
 }
 
 /**
- * A scheduled run, started at once: the run workflow writes its own row (with the schedule as
- * of this fire), so the fire costs one workflow task instead of an activity and two tasks.
+ * A scheduled run (or the catch-up run of missed fires), started at once: the run workflow writes
+ * its own row (with the schedule as of this fire, and the time the fire was due), so the fire
+ * costs one workflow task instead of an activity and two tasks.
  */
-export async function startScheduledRun(entity: Entity, now: number): Promise<void> {
+export async function startScheduledRun(entity: Entity, now: number, fire: { trigger: 'schedule' | 'catch-up'; scheduledFor: number }): Promise<void> {
   const runId = uuid4();
-  const begin = { context: null, schedule: nextSnapshot(entity) };
+  // The run's input, not a command's: older histories replay the same without it.
+  const begin = { context: null, schedule: nextSnapshot(entity), scheduledFor: new Date(fire.scheduledFor).toISOString() };
   entity.state.running.push({ runId, startedAt: now });
-  await startRunWorkflow(entity, runId, 'schedule', 'ALLOW_DUPLICATE', begin);
+  await startRunWorkflow(entity, runId, fire.trigger, 'ALLOW_DUPLICATE', begin);
 }
 
 export async function startRunWorkflow(

@@ -1,10 +1,10 @@
 // The automation entity workflow's state (./automation.ts): what one execution holds besides the
 // carried `AutomationWorkflowState` (its flags, the runs it started, the child starts in flight),
 // the schedule snapshot it writes back, and the bookkeeping that goes with them. Deterministic.
-import { ApplicationFailure, patched, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { nextFireTime } from '../schedule/schedule.js';
-import type { AutomationWorkflowState, ScheduleResult, StartedRun } from './automation.contract.js';
+import { CATCH_UP_WINDOW_MS, type AutomationWorkflowState, type ScheduleResult, type StartedRun } from './automation.contract.js';
 import type { ScheduleSnapshot } from './run.contract.js';
 
 /** The arm lead of states that carry none (AUTOMATION_ARM_LEAD_SECONDS's default): runs start at their fire. */
@@ -52,6 +52,11 @@ export function entityOf(initial: AutomationWorkflowState): Entity {
   };
 }
 
+/** The catch-up window the state carries (AUTOMATION_CATCHUP_WINDOW_SECONDS), or the default for older states. */
+export function catchUpWindowMs({ state }: Entity): number {
+  return state.catchUpWindowSeconds === undefined ? CATCH_UP_WINDOW_MS : state.catchUpWindowSeconds * 1000;
+}
+
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function computeNext(entity: Entity, after: number): number | null {
@@ -77,6 +82,7 @@ export function nextSnapshot(entity: Entity): ScheduleSnapshot {
   state.version += 1;
   return {
     status: state.status, nextRunAt: iso(upcoming(entity)), skippedFires: state.skippedFires, version: state.version,
+    ...(state.missedFires !== undefined ? { missedFires: state.missedFires } : {}),
     schedule: state.schedule, timezone: state.timezone,
   };
 }
@@ -85,6 +91,13 @@ export function nextSnapshot(entity: Entity): ScheduleSnapshot {
 export async function saveState(entity: Entity): Promise<void> {
   const { exists } = await bookkeeping.saveScheduleState({ automationId: entity.state.automationId, ...nextSnapshot(entity) });
   if (!exists) entity.deleted = true;
+}
+
+/** Counts a scheduled fire that does not run, logs why, and saves the state (one activity, as before). */
+export async function skipFire(entity: Entity, level: 'info' | 'warn', reason: string, dueAt: number, fields: Record<string, unknown>): Promise<void> {
+  entity.state.skippedFires += 1;
+  log[level](reason, { dueAt: iso(dueAt), ...fields });
+  await saveState(entity);
 }
 
 /** No wake-up: the pending fire does not move when a run ends. */

@@ -14,8 +14,21 @@ export interface RunningRun {
   startedAt: number;
 }
 
-/** A scheduled fire farther behind its time than this (worker or cluster down) is skipped, not caught up. */
+/**
+ * A scheduled fire farther behind its time than this (worker or cluster down) is not caught up:
+ * AUTOMATION_CATCHUP_WINDOW_SECONDS's default, for states that carry no window (older code).
+ */
 export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * A fire handled this much after its time, or this long after the next fire already came due
+ * (MISSED_FIRE_GRACE_MS), was missed (workers or the Temporal server down), not merely late: it
+ * runs as the catch-up run. Busy workers start 1,000 fires of one minute within seconds (DESIGN.md
+ * section 5: none later than 60 s); the grace keeps a seconds-level cron on a busy worker (a task a
+ * second or two late) from reading as an outage.
+ */
+export const MISSED_FIRE_LATENESS_MS = 60_000;
+export const MISSED_FIRE_GRACE_MS = 5_000;
 
 /**
  * A scheduled run started ahead of its fire (AUTOMATION_CODE 2): its workflow waits on a timer
@@ -37,6 +50,13 @@ export interface AutomationWorkflowState {
   nextRunAt: number | null;
   running: RunningRun[];
   skippedFires: number;
+  /** Fires missed while workers or the server were down and not caught up (code 3; absent: 0). */
+  missedFires?: number;
+  /**
+   * AUTOMATION_CATCHUP_WINDOW_SECONDS as the starter read it: carried in the state so a replay
+   * decides as the first execution did. Absent in older states: CATCH_UP_WINDOW_MS.
+   */
+  catchUpWindowSeconds?: number;
   /** Increases with every state change; the database ignores write-backs older than it holds. */
   version: number;
   continueAsNewAfterEvents: number;
@@ -67,10 +87,12 @@ export interface AutomationWorkflowState {
 
 /**
  * What `codeVersion` the API starts entity workflows with, and a continue-as-new carries on.
- * 2: a scheduled run may be started ahead of its fire (`armed`, when `armLeadSeconds` > 0); 1 and
- * older states start it at the fire, in the fire's workflow task.
+ * 3: a missed fire runs as a `catch-up` run with its `scheduledFor`, the other fires missed with it
+ * are counted as `missedFires` (older states ask the `catch-up-run` patch). 2: a scheduled run may
+ * be started ahead of its fire (`armed`, when `armLeadSeconds` > 0); 1 and older states start it
+ * at the fire, in the fire's workflow task.
  */
-export const AUTOMATION_CODE = 2;
+export const AUTOMATION_CODE = 3;
 
 export interface RunNowInput {
   trigger: Exclude<RunTrigger, 'schedule'>;

@@ -5,13 +5,16 @@
 
 export const AUTOMATION_STATUSES = ['active', 'paused'] as const;
 export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
-export const RUN_TRIGGERS = ['schedule', 'manual', 'webhook'] as const;
+/** `catch-up`: the one run of a fire missed while the workers or the Temporal server were down (DESIGN.md "Missed fires"). */
+export const RUN_TRIGGERS = ['schedule', 'manual', 'webhook', 'catch-up'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export interface ScheduleSnapshot {
   status: AutomationStatus;
   nextRunAt: string | null;
   skippedFires: number;
+  /** Fires missed in outages and not caught up (absent in snapshots of older workflow code). */
+  missedFires?: number;
   version: number;
   /** The schedule as the workflow holds it (absent in snapshots of older workflow code). */
   schedule?: string;

@@ -95,6 +95,8 @@ export interface RunBegin {
    * The automation's `disarm` signal (pause, schedule change) ends the wait without a row.
    */
   fireAt?: string;
+  /** The time the fire was due (ISO), recorded on the row: a catch-up run's is before its start. */
+  scheduledFor?: string;
 }
 
 export interface RunWorkflowResult {
@@ -177,6 +179,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
         // Begun now (workflow time: when the fire's task started), not when the timer was set.
         startedAt: fireAt !== undefined ? new Date(Date.now()).toISOString() : workflowInfo().startTime.toISOString(),
         ...(fireAt !== undefined ? { firedAt: fireAt } : {}), ...scan,
+        ...(input.begin.scheduledFor ?? fireAt ? { scheduledFor: input.begin.scheduledFor ?? fireAt } : {}),
       })
       : await loadRunPlan({ runId, ...scan });
     if (!plan) return { status: 'not_recorded', ...totals };

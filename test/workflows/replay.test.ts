@@ -76,6 +76,9 @@ const PATCHES: Record<string, string[]> = {
   'automation-operated.code-2.history.bin': [],
   'automation-scheduled.code-2.history.bin': [],
   'automation-skipped.code-2.history.bin': [],
+  // Code 3: fires missed in an outage, the latest run as a `catch-up` run, the others counted
+  // (test/automations/catch-up.test.ts), without the `catch-up-run` patch call.
+  'automation-catch-up.code-3.history.bin': [],
   'automation-operated.patched.history.bin': ['carried-runs', 'fire-starts-run'],
   'automation-run-now.history.bin': [],
   'automation-run-now.patched.history.bin': ['idempotent-run-now'],

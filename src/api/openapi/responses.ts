@@ -152,7 +152,8 @@ export const automationView = automationListItem
     tools: z.array(z.string()),
     toolApprovals,
     channels: z.array(channelView),
-    skippedFires: z.number().int(),
+    skippedFires: z.number().int().describe('Scheduled fires skipped because a run of the automation was still running (overlap)'),
+    missedFires: z.number().int().describe('Fires missed while workers or the Temporal server were down and not caught up (one catch-up run per outage, within AUTOMATION_CATCHUP_WINDOW_SECONDS)'),
     updatedAt: timestamp,
   })
   .register(apiSchemas, { id: 'Automation' });
@@ -197,6 +198,7 @@ export const runView = z
       .nullable()
       .describe('Why a failed run failed: `<code>: <message>` when the failure has a code (e.g. `budget_exceeded: …`), else the message; `cancelled` for a cancelled run'),
     retryOf: z.string().nullable().describe('The run this one retries (POST .../runs/{runId}/retry); null otherwise'),
+    scheduledFor: nullableTimestamp.describe('When the fire of a `schedule` or `catch-up` run was due (a catch-up run starts after it); null for other runs'),
     pendingApprovals: z.array(pendingApproval).describe('The tool calls the run waits on (a running run only; docs/approvals.md)'),
   })
   .register(apiSchemas, { id: 'Run' });
