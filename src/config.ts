@@ -215,8 +215,8 @@ const envSchema = z.object({
   // The MCP gateway, /v1/mcp (docs/tools.md "Using the tools from an MCP client").
   /** Keep a tool call's arguments (after DLP masking) in its `tool.called` audit event; off by default. */
   AUDIT_TOOL_ARGUMENTS: booleanFlag,
-  /** How long a /v1/mcp tools/call under an `always` approval keeps the request open (with progress) before answering that it is pending. */
-  MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** How long a /v1/mcp tools/call under an `always` approval keeps the request open (with progress) before answering that it is pending; under the MCP SDK clients' 60 s default request timeout. */
+  MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
   /** Past this many tools a caller may use, /v1/mcp also offers `search_tools`. */
   MCP_SEARCH_TOOLS_THRESHOLD: z.coerce.number().int().min(0).max(100_000).default(40),
   /** How long a pooled MCP session to a connection's server stays open unused. */

@@ -6,10 +6,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ToolApproval } from './entities.js';
 
-export type ApprovalSubjectRef = { automationId: string } | { assistantId: string };
+export type ApprovalSubjectRef = { automationId: string } | { assistantId: string } | { apiKeyId: string };
 
 /** The reason a request of a deleted subject carries. */
 export function subjectDeletedReason(subject: ApprovalSubjectRef): string {
+  if ('apiKeyId' in subject) return 'its API key was revoked';
   return `its ${'automationId' in subject ? 'automation' : 'assistant'} was deleted`;
 }
 
@@ -32,7 +33,17 @@ export async function cancelPendingApprovalsOf(em: EntityManager, organizationId
  * for the rest of the caller's transaction, so a delete waits for the decision (or the decision
  * for the delete, and then finds the row gone).
  */
-export async function lockApprovalSubject(em: EntityManager, approval: Pick<ToolApproval, 'organizationId' | 'automationId' | 'assistantId'>): Promise<boolean> {
+export async function lockApprovalSubject(em: EntityManager, approval: Pick<ToolApproval, 'organizationId' | 'automationId' | 'assistantId' | 'apiKeyId'>): Promise<boolean> {
+  // A /v1/mcp call's subject is its API key, while it is not revoked.
+  if (approval.apiKeyId) {
+    const keys = await em.getConnection().execute<unknown[]>(
+      'select 1 from "api_keys" where "id" = ? and "organization_id" = ? and "revoked_at" is null for key share',
+      [approval.apiKeyId, approval.organizationId],
+      'all',
+      em.getTransactionContext(),
+    );
+    return keys.length > 0;
+  }
   const table = approval.automationId ? 'automations' : 'assistants';
   const id = approval.automationId ?? approval.assistantId;
   if (!id) return false;
@@ -46,6 +57,7 @@ export async function lockApprovalSubject(em: EntityManager, approval: Pick<Tool
 }
 
 /** The subject of a request, for `subjectDeletedReason`. */
-export function subjectOfApproval(approval: Pick<ToolApproval, 'automationId' | 'assistantId'>): ApprovalSubjectRef {
+export function subjectOfApproval(approval: Pick<ToolApproval, 'automationId' | 'assistantId' | 'apiKeyId'>): ApprovalSubjectRef {
+  if (approval.apiKeyId) return { apiKeyId: approval.apiKeyId };
   return approval.automationId ? { automationId: approval.automationId } : { assistantId: approval.assistantId! };
 }

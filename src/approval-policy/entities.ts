@@ -1,4 +1,5 @@
-// One approval request: a tool call of a run (or of a webhook execution) that waits for a person.
+// One approval request: a tool call of a run (or of a webhook execution, or of an MCP client through
+// /v1/mcp with an API key) that waits for a person.
 // The row is the record of the decision: the API decides by moving a pending row (a second
 // decision finds it decided: 409), and the waiting workflow takes its outcome from the row.
 import { EntitySchema, OptionalProps } from '@mikro-orm/core';
@@ -11,15 +12,17 @@ export type DecisionVia = (typeof DECISION_VIAS)[number];
 
 export class ToolApproval {
   [OptionalProps]?:
-    | 'runId' | 'automationId' | 'executionId' | 'assistantId' | 'decidedAt' | 'decidedBy' | 'decidedVia' | 'decidedChannel' | 'reason' | 'notifiedChannels';
+    | 'runId' | 'automationId' | 'executionId' | 'assistantId' | 'apiKeyId' | 'decidedAt' | 'decidedBy' | 'decidedVia' | 'decidedChannel' | 'reason' | 'notifiedChannels';
   id!: string;
   organizationId!: string;
-  /** The waiting workflow: `run/<runId>` or `webhook/<executionId>`. */
+  /** The waiting workflow: `run/<runId>`, `webhook/<executionId>` or `mcp/<approvalId>`. */
   workflowId!: string;
   runId: string | null = null;
   automationId: string | null = null;
   executionId: string | null = null;
   assistantId: string | null = null;
+  /** A /v1/mcp call: the API key it was made with (then `ownerId` is the key's user). */
+  apiKeyId: string | null = null;
   /** The owner the call acts as (the automation's or assistant's owner when it was requested). */
   ownerId!: string;
   /** `<connectorId>__<toolName>`. */
@@ -51,6 +54,7 @@ export const ToolApprovalSchema = new EntitySchema<ToolApproval>({
     automationId: { type: 'uuid', nullable: true },
     executionId: { type: 'string', length: 64, nullable: true },
     assistantId: { type: 'uuid', nullable: true },
+    apiKeyId: { type: 'uuid', nullable: true },
     ownerId: { type: 'uuid' },
     tool: { type: 'string', length: 320 },
     arguments: { type: 'text' },

@@ -21,6 +21,8 @@ export function approvalView(approval: ToolApproval) {
     automationId: approval.automationId,
     executionId: approval.executionId,
     assistantId: approval.assistantId,
+    /** A /v1/mcp call: the API key that made it. */
+    apiKeyId: approval.apiKeyId,
     requestedAt: approval.requestedAt.toISOString(),
     expiresAt: approval.expiresAt.toISOString(),
     decidedAt: approval.decidedAt?.toISOString() ?? null,

@@ -38,6 +38,9 @@ export async function approveToolCall(deps: Deps, caller: Caller, id: string, bo
   const approval = await findApproval(deps, caller, id);
   const subject = await subjectOf(deps, approval);
   assertCanDecide(subject, caller);
+  if (remember && subject.kind === 'api_key') {
+    throw new AppError('forbidden', 'remember is not for calls through /v1/mcp: there is no automation or assistant to remember the tool on; approve without remember', { param: 'remember' });
+  }
   if (remember && subject.ownerId !== caller.userId) {
     throw new AppError('forbidden', `Only the ${subject.kind}'s owner may remember a tool as never needing approval`, { param: 'remember' });
   }
@@ -86,13 +89,15 @@ async function tellWorkflow(deps: Deps, approval: ToolApproval, decision: Decisi
 }
 
 interface Subject {
-  kind: 'automation' | 'assistant';
+  kind: 'automation' | 'assistant' | 'api_key';
   id: string;
   ownerId: string;
 }
 
 /** The automation or assistant whose call waits, with its current owner. */
 async function subjectOf(deps: Deps, approval: ToolApproval): Promise<Subject> {
+  // A /v1/mcp call acts as its key's user, who decides on it (with admins).
+  if (approval.apiKeyId) return { kind: 'api_key', id: approval.apiKeyId, ownerId: approval.ownerId };
   const em = deps.orm.em.fork();
   if (approval.automationId) {
     const automation = await em.findOne(Automation, { id: approval.automationId, organizationId: approval.organizationId }, { fields: ['id', 'ownerId'] });
@@ -104,7 +109,8 @@ async function subjectOf(deps: Deps, approval: ToolApproval): Promise<Subject> {
 
 function assertCanDecide(subject: Subject, caller: Caller): void {
   if (subject.ownerId === caller.userId || hasRole(caller, 'admin')) return;
-  throw new AppError('forbidden', `Only the ${subject.kind}'s owner, admins and the organization owner decide on its tool calls`);
+  const whose = subject.kind === 'api_key' ? "API key's user" : `${subject.kind}'s owner`;
+  throw new AppError('forbidden', `Only the ${whose}, admins and the organization owner decide on its tool calls`);
 }
 
 /** `remember`: the tool needs no approval on this automation (or assistant) from now on (one atomic merge). */

@@ -63,7 +63,7 @@ export async function decideApproval(
           tool: row.tool,
           via: decision.via,
           ...(decision.channel ? { channel: decision.channel } : {}),
-          ...(row.runId ? { runId: row.runId } : { executionId: row.executionId }),
+          ...(row.runId ? { runId: row.runId } : row.apiKeyId ? { apiKeyId: row.apiKeyId } : { executionId: row.executionId }),
           ...(decision.reason ? { reason: decision.reason } : {}),
           ...(decision.remember ? { remember: true } : {}),
         },

@@ -4,3 +4,4 @@ export { automationWorkflow } from './automation.js';
 export { diagnosticsWorkflow } from './diagnostics.js';
 export { runWorkflow } from './run.js';
 export { webhookExecutionWorkflow } from './webhook-execution.js';
+export { mcpApprovalWorkflow } from './mcp-approval.js';

@@ -14,7 +14,7 @@ const linkQuery = z.object({
 });
 const linkErrors = "A signature that does not match (another request, the other decision, an edited expiry or channel) is 403 naming `sig`; a link past its request's expiry is 410 naming `expires`.";
 const whoDecides =
-  "The owner of the run's automation (or of the execution's assistant), admins and the organization's owner decide. The decision is recorded, audited (`approval.approved` / `approval.denied`, with who decided) and sent to the waiting workflow. A request already decided, or expired, is 409.";
+  "The owner of the run's automation (or of the execution's assistant; for a /v1/mcp call, the API key's user), admins and the organization's owner decide. The decision is recorded, audited (`approval.approved` / `approval.denied`, with who decided) and sent to the waiting workflow. A request already decided, or expired, is 409.";
 
 export const approvalOperations: Operation[] = [
   {
@@ -46,7 +46,7 @@ export const approvalOperations: Operation[] = [
     operationId: 'approveToolCall',
     tag: 'Approvals',
     summary: 'Approve a waiting tool call: the run makes the call and continues',
-    description: `${whoDecides} \`remember: true\` also makes the tool \`never\` for that automation (or assistant) from then on: its owner only (others 403 naming \`remember\`).`,
+    description: `${whoDecides} \`remember: true\` also makes the tool \`never\` for that automation (or assistant) from then on: its owner only (others 403 naming \`remember\`; a /v1/mcp call, which has neither, 403 naming \`remember\` too).`,
     auth: 'caller',
     pathParams: approvalId,
     body: { id: 'ApproveRequest', schema: approveBody, required: false, example: { remember: false } },

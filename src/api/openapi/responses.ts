@@ -170,6 +170,7 @@ export const approvalView = z
     automationId: z.string().nullable(),
     executionId: z.string().nullable(),
     assistantId: z.string().nullable(),
+    apiKeyId: z.string().nullable().describe('A /v1/mcp call: the API key that made it'),
     requestedAt: timestamp,
     expiresAt: timestamp,
     decidedAt: nullableTimestamp,

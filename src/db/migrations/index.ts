@@ -23,6 +23,7 @@ import { Migration20261127130000_execution_deliveries } from './Migration2026112
 import { Migration20261127190000_response_rows } from './Migration20261127190000_response_rows.js';
 import { Migration20261128152005_stored_response_owners } from './Migration20261128152005_stored_response_owners.js';
 import { Migration20261128190000_api_key_mcp_tools } from './Migration20261128190000_api_key_mcp_tools.js';
+import { Migration20261128190100_tool_approval_api_keys } from './Migration20261128190100_tool_approval_api_keys.js';
 import { Migration20261128191000_prompt_cache_usage } from './Migration20261128191000_prompt_cache_usage.js';
 import { Migration20261128200000_missed_fires } from './Migration20261128200000_missed_fires.js';
 
@@ -50,6 +51,7 @@ export const migrationsList = [
   { name: 'Migration20261127190000_response_rows', class: Migration20261127190000_response_rows },
   { name: 'Migration20261128152005_stored_response_owners', class: Migration20261128152005_stored_response_owners },
   { name: 'Migration20261128190000_api_key_mcp_tools', class: Migration20261128190000_api_key_mcp_tools },
+  { name: 'Migration20261128190100_tool_approval_api_keys', class: Migration20261128190100_tool_approval_api_keys },
   { name: 'Migration20261128191000_prompt_cache_usage', class: Migration20261128191000_prompt_cache_usage },
   { name: 'Migration20261128200000_missed_fires', class: Migration20261128200000_missed_fires },
 ];

@@ -1,0 +1,102 @@
+// /v1/mcp calls under an `always` approval (the connection's default, `toolApprovals`) wait for a
+// person through the existing approvals (issue 43): listed by GET /approvals with the key and the
+// tool, decided by the key's user or an admin (another member 403, `remember` 403), the MCP request
+// open with progress notifications meanwhile; approve runs the call, deny is a tool error with the
+// reason, no decision within MCP_APPROVAL_WAIT_SECONDS is a tool error naming the pending approval,
+// and the same call retried once it is approved runs at once (and only once per approval).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, waitFor } from '../helpers/http.js';
+import { createTestUser, type TestUser } from '../helpers/orgs.js';
+import { connect, mcpClient, startMcpStack, textOf, type McpStack } from './mcp-stack.js';
+
+const WAIT_SECONDS = 6;
+let s: McpStack;
+let key: string;
+let keyId: string;
+let other: TestUser;
+
+beforeAll(async () => {
+  s = await startMcpStack({ env: { MCP_APPROVAL_WAIT_SECONDS: String(WAIT_SECONDS) } });
+  // A second connection of the member's, newer: it is the one runs (and /v1/mcp) use; echo waits for approval on it.
+  await connect(s.stack, s.org.member.key, { toolApprovals: { 'fixture-http__echo': 'always' } });
+  const created = await call<any>(s.stack.baseUrl, 'POST', '/api-keys', { key: s.org.member.key, body: { name: 'agent' } });
+  key = created.body.key;
+  keyId = created.body.id;
+  other = await createTestUser(s.stack.runtime.orm, s.org.id, 'member');
+});
+afterAll(async () => s?.stop());
+
+const pendingFor = (text: string) =>
+  waitFor(async () => {
+    const list = await call<any>(s.stack.baseUrl, 'GET', '/approvals?status=pending', { key: s.org.admin.key });
+    return (list.body.approvals as any[]).find((approval) => approval.apiKeyId === keyId && approval.arguments.includes(text));
+  }, { timeoutMs: 15_000, what: `a pending approval for ${text}` });
+
+describe('/v1/mcp approvals', () => {
+  it('keeps the call open with progress until the key\'s user approves it, then runs it', async () => {
+    const client = await mcpClient(s.stack.baseUrl, key);
+    const progress: unknown[] = [];
+    const answer = client.callTool({ name: 'fixture-http__echo', arguments: { text: 'approve me' } }, undefined, { onprogress: (p) => progress.push(p) });
+    const approval = await pendingFor('approve me');
+    expect(approval).toMatchObject({ tool: 'fixture-http__echo', apiKeyId: keyId, runId: null, automationId: null, status: 'pending' });
+    expect(s.calls).not.toContain('echo');
+    // Another member may not decide; remember is refused for a call without an automation or assistant.
+    expect((await call<any>(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/approve`, { key: other.key, body: {} })).status).toBe(403);
+    const remember = await call<any>(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/approve`, { key: s.org.member.key, body: { remember: true } });
+    expect(remember.status).toBe(403);
+    expect(remember.body.error.param).toBe('remember');
+    const approved = await call<any>(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/approve`, { key: s.org.member.key, body: {} });
+    expect(approved.status, approved.text).toBe(200);
+    const result = await answer;
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('approve me');
+    expect(progress.length).toBeGreaterThan(0);
+    const audit = await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=100', { key: s.org.owner.key });
+    expect(audit.body.auditLogs.some((event: any) => event.action === 'tool.called' && event.metadata.approvalId === approval.id && event.metadata.outcome === 'ok')).toBe(true);
+    expect(audit.body.auditLogs.some((event: any) => event.action === 'approval.approved' && event.targetId === approval.id)).toBe(true);
+    await client.close();
+  });
+
+  it('answers a denial as a tool error with the reason, the tool never called', async () => {
+    const client = await mcpClient(s.stack.baseUrl, key);
+    const answer = client.callTool({ name: 'fixture-http__echo', arguments: { text: 'deny me' } });
+    const approval = await pendingFor('deny me');
+    const denied = await call<any>(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/deny`, { key: s.org.admin.key, body: { reason: 'not on a Friday' } });
+    expect(denied.status, denied.text).toBe(200);
+    const result = await answer;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/denied.*not on a Friday/);
+    await client.close();
+  });
+
+  it('answers a pending approval after MCP_APPROVAL_WAIT_SECONDS; the same call retried once approved runs at once, once', async () => {
+    const client = await mcpClient(s.stack.baseUrl, key);
+    const callsBefore = s.calls.filter((name) => name === 'echo').length;
+    const first = await client.callTool({ name: 'fixture-http__echo', arguments: { text: 'later' } });
+    expect(first.isError).toBe(true);
+    const approval = await pendingFor('later');
+    expect(textOf(first)).toContain(approval.id);
+    expect(textOf(first)).toMatch(/pending/);
+    expect((await call(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/approve`, { key: s.org.admin.key, body: {} })).status).toBe(200);
+    const began = Date.now();
+    const retried = await client.callTool({ name: 'fixture-http__echo', arguments: { text: 'later' } });
+    expect(textOf(retried)).toBe('later');
+    expect(Date.now() - began).toBeLessThan(WAIT_SECONDS * 1000);
+    expect(s.calls.filter((name) => name === 'echo').length).toBe(callsBefore + 1);
+    // The approval ran its call: the next identical call asks again.
+    const again = client.callTool({ name: 'fixture-http__echo', arguments: { text: 'later' } });
+    const next = await waitFor(async () => {
+      const list = await call<any>(s.stack.baseUrl, 'GET', '/approvals?status=pending', { key: s.org.admin.key });
+      return (list.body.approvals as any[]).find((row) => row.apiKeyId === keyId && row.arguments.includes('later') && row.id !== approval.id);
+    }, { timeoutMs: 15_000 });
+    await call(s.stack.baseUrl, 'POST', `/approvals/${next.id}/deny`, { key: s.org.admin.key, body: {} });
+    expect((await again).isError).toBe(true);
+    await client.close();
+  });
+
+  it('runs tools without an always policy at once', async () => {
+    const client = await mcpClient(s.stack.baseUrl, key);
+    expect(textOf(await client.callTool({ name: 'fixture-http__add', arguments: { a: 2, b: 3 } }))).toBe('5');
+    await client.close();
+  });
+});
