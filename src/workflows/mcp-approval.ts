@@ -19,7 +19,7 @@ const { settleToolApprovals } = proxyActivities<Activities>({
 
 export async function mcpApprovalWorkflow(input: McpApprovalInput): Promise<McpApprovalOutcome> {
   let signalled: { status: 'approved' | 'denied'; reason: string | null } | undefined;
-  let outcome: McpApprovalOutcome | undefined;
+  let outcome: McpApprovalOutcome | undefined = undefined;
   let claimed = false;
   const take = (status: 'approved' | 'denied') => (signal: ApprovalSignal | string) => {
     const { approvalId, reason } = typeof signal === 'string' ? { approvalId: signal, reason: undefined } : signal;
