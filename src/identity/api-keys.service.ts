@@ -15,7 +15,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { hasRole, type Caller, type KeyLimits } from './caller.js';
 import type { IdentityContext } from './context.js';
 import { ApiKey, Organization, User } from './entities.js';
-import { lockKeyLine } from './key-locks.js';
+import { lockActiveUser, lockKeyLine } from './key-locks.js';
 import { mcpToolPatternCovered } from './mcp-tool-patterns.js';
 
 export interface ApiKeyView {
@@ -64,7 +64,8 @@ export async function createApiKey(ctx: IdentityContext, input: CreateApiKeyInpu
   const rawKey = generateApiKey();
   const creatorKeyId = caller.via === 'api_key' ? caller.apiKeyId : undefined;
   return ctx.em.transactional(async (em) => {
-    // Before the quota's organization lock: the lock order of key-locks.ts.
+    // The user's row, then the creating key's line, then the quota's organization: the lock order of key-locks.ts.
+    if (!(await lockActiveUser(em, caller.userId))) throw unauthorized();
     if (creatorKeyId) await assertCreatorStillValid(em, creatorKeyId);
     await assertQuota(em, limits, 'api_keys', caller);
     const key = em.create(ApiKey, {

@@ -5,7 +5,10 @@
 // lock, revokes the new key with the rest; or the revocation commits first and the creation finds
 // its key revoked. Every writer that locks several keys takes them from the top down (a key
 // after every key above it), and before the organization row the quota check locks, so two of
-// them never wait on each other in a cycle.
+// them never wait on each other in a cycle. A user's row comes before their keys: a creation
+// holds it (shared) from its start, a disable or removal changes it first, so a key created in a
+// session while its user is disabled is either committed before the disable revokes the user's
+// keys or refused (the same order as a key's revocation, for creations without a key).
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -33,4 +36,20 @@ export async function lockKeysOfUser(em: EntityManager, userId: string): Promise
       for update`,
     [userId],
   );
+}
+
+/**
+ * Holds the user's row against a status change (shared) until the transaction ends; true while
+ * the user is active. A writer that creates a key takes it before any key's lock.
+ */
+export async function lockActiveUser(em: EntityManager, userId: string): Promise<boolean> {
+  if (!em.isInTransaction()) throw new Error('lockActiveUser must run inside the transaction that writes');
+  const rows = await em.execute<Array<{ status: string }>>(`select "status" from "users" where "id" = ? for share`, [userId]);
+  return rows[0]?.status === 'active';
+}
+
+/** Locks the user's row before their sessions, keys and row go (a removal), after any creation holding it. */
+export async function lockUser(em: EntityManager, userId: string): Promise<void> {
+  if (!em.isInTransaction()) throw new Error('lockUser must run inside the transaction that writes');
+  await em.execute(`select "id" from "users" where "id" = ? for update`, [userId]);
 }

@@ -10,7 +10,7 @@ import { AppError, forbidden, notFound } from '../errors.js';
 import type { IdentityContext } from './context.js';
 import { hasRole, type Caller } from './caller.js';
 import { ApiKey, Invitation, User, type Role, type UserStatus } from './entities.js';
-import { lockKeysOfUser } from './key-locks.js';
+import { lockKeysOfUser, lockUser } from './key-locks.js';
 import { endUserSessions } from './sessions.js';
 
 export interface UserView {
@@ -62,6 +62,8 @@ export async function removeUser(ctx: IdentityContext, userId: string): Promise<
   const user = await findMember(ctx.em, ctx.caller, userId);
   assertCanManage(ctx.caller, user);
   await ctx.em.transactional(async (tx) => {
+    // The user's row first, as a disable updates it first: a key creation in flight ends before (key-locks.ts).
+    await lockUser(tx, user.id);
     await endUserSessions(tx, user.id);
     await tx.nativeDelete(Invitation, { user: user.id });
     await lockKeysOfUser(tx, user.id);

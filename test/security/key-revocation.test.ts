@@ -2,12 +2,17 @@
 // key creations with P and races them against P's revocation, hoping a child commits after the
 // revocation has read the keys under P (an active child, missing from the audit). And a key
 // whose ancestor is revoked while its own row is not (a row from before the fix, or a race)
-// must not authenticate, whether it is read from the database or served from the cache.
+// must not authenticate, whether it is read from the database or served from the cache. A key a
+// user creates in a browser session while an admin disables them ends with the user's other keys,
+// so re-enabling the user does not bring it back.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApiKey } from '../../src/identity/api-keys.service.js';
 import { authenticateApiKey } from '../../src/identity/authenticate.js';
+import type { Caller } from '../../src/identity/caller.js';
 import { ApiKey } from '../../src/identity/entities.js';
+import { disableUser, setUserStatus } from '../../src/identity/users.service.js';
 import { call, waitFor, type HttpResult } from '../helpers/http.js';
-import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
+import { createTestOrganization, createTestUser, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
@@ -43,15 +48,18 @@ function answered(requests: Array<Promise<HttpResult<any>>>, count: number): Pro
   });
 }
 
+/** How many transactions of this run's database wait on a row lock in a statement starting with `statement`. */
+async function lockWaiters(statement: string): Promise<number> {
+  const rows = await stack.runtime.orm.em.fork().getConnection().execute<{ n: number }[]>(
+    `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike ?`,
+    [`${statement}%`],
+  );
+  return Number(rows[0]?.n);
+}
+
 /** Waits until `count` transactions of this run's database wait to lock a key's line (key-locks.ts). */
 async function waitForKeyLockWaiters(count: number): Promise<void> {
-  await waitFor(async () => {
-    const rows = await stack.runtime.orm.em.fork().getConnection().execute<{ n: number }[]>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike 'select k."id", k."revoked_at" from "api_keys" k%'`,
-    );
-    return Number(rows[0]?.n) >= count;
-  }, { what: `${count} transactions waiting on the key's row` });
+  await waitFor(async () => (await lockWaiters('select k."id", k."revoked_at" from "api_keys" k')) >= count, { what: `${count} transactions waiting on the key's row` });
 }
 
 describe('revocation is final (issue 40)', () => {
@@ -119,6 +127,36 @@ describe('revocation is final (issue 40)', () => {
     expect(await keysCreatedUnder(org, parent.body.id)).toEqual([child.body.id]);
     const active = await stack.runtime.orm.em.fork().find(ApiKey, { organization: org.id, name: { $like: 'late-%' } });
     expect(active).toEqual([]);
+  });
+
+  it.skipIf(!inject('databaseUrl'))("a key created in a browser session while its user is disabled is revoked with the user's keys: re-enabling the user brings back none (PostgreSQL)", async () => {
+    const org = await createTestOrganization(stack.runtime.orm);
+    const member = await createTestUser(stack.runtime.orm, org.id, 'member');
+    const context = (caller: Caller) => ({ em: stack.runtime.orm.em.fork(), clock: stack.runtime.clock, credentials: stack.runtime.credentials, caller });
+    const session: Caller = { organizationId: org.id, userId: member.id, email: member.email, role: 'member', via: 'session' };
+    const owner: Caller = { organizationId: org.id, userId: org.owner.id, email: org.owner.email, role: 'owner', via: 'api_key' };
+    // Hold the organization's row, which the creation's quota check locks after it has begun:
+    // the creation is in flight (authenticated, its transaction open) when the disable starts.
+    const connection = stack.runtime.orm.em.fork().getConnection();
+    const trx = await connection.begin();
+    let creation: Promise<unknown>;
+    let disabling: Promise<unknown>;
+    try {
+      // (for no key update: the disable's audit row still takes its key share of the organization.)
+      await connection.execute('select "id" from "organizations" where "id" = ? for no key update', [org.id], 'all', trx);
+      creation = createApiKey(context(session), { name: 'in flight' }, stack.runtime.config, stack.runtime.gateway.models()).catch((error: unknown) => error);
+      await waitFor(async () => (await lockWaiters('select "id" from "organizations"')) >= 1, { what: 'the creation waiting on the organization' });
+      let disabled = false;
+      disabling = disableUser(context(owner), member.id).finally(() => (disabled = true));
+      // The disable either waits for the creation (the user's row) or, without that lock, commits before the key exists.
+      await waitFor(async () => disabled || (await lockWaiters('update "users"')) >= 1, { what: 'the disable to wait or finish' });
+    } finally {
+      await connection.rollback(trx);
+    }
+    await Promise.all([creation, disabling]);
+    await setUserStatus(context(owner), member.id, 'active');
+    const active = await stack.runtime.orm.em.fork().find(ApiKey, { user: member.id, revokedAt: null });
+    expect(active.map((key) => key.name)).toEqual([]);
   });
 
   it('a key whose ancestor is revoked does not authenticate, from the database or from the cache', async () => {
