@@ -100,6 +100,7 @@ const fullChatRequest = (): Json => ({
   tools: [{ type: 'function', function: { name: 'lookup', description: 'Looks things up', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
   tool_choice: { type: 'function', function: { name: 'lookup' } },
   response_format: { type: 'json_schema', json_schema: { name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+  prompt_cache_key: 'tenant-1',
 });
 
 /** Sets the value at a schema path (`messages[].name`) on the first array element that has that field. */
@@ -169,6 +170,7 @@ const fullResponsesRequest = (model: string): Json => ({
   text: { format: { type: 'json_schema', name: 'answer', description: 'The answer', schema: { type: 'object', properties: { a: { type: 'string' } } } } },
   metadata: { tag: 'one' },
   store: false,
+  prompt_cache_key: 'tenant-1',
 });
 
 /** A Messages request with every field present. */
