@@ -4,6 +4,8 @@
 // seconds-level cron, while `fault` takes a dependency away and brings it back. The report says
 // what every answer during the burst was (how long it took, 503s and their Retry-After), and the
 // outcome of every acknowledged event and every fired run.
+import path from 'node:path';
+import { freePort, startTemporalDevServer, type DevServer } from '../../src/dev/temporal-server.js';
 import { openDatabase } from '../../src/db/orm.js';
 import { entities } from '../../src/orm-entities.js';
 import { AutomationRun } from '../../src/automations/entities.js';
@@ -43,8 +45,10 @@ export interface OutageReport {
   slowestAnswerMs: number;
   /** Seconds from the fault's start until the first acknowledgment after it ended. */
   secondsWithoutAck: number;
-  /** Seconds from the fault's end until the last acknowledged event was delivered: how long work was delayed. */
+  /** Seconds from the fault's end until the last acknowledged event was delivered (the burst goes on meanwhile). */
   secondsToDrain: number;
+  /** Seconds from the last acknowledgment until the last delivery: the backlog left when the burst ended (compare with a run without fault). */
+  secondsAfterBurst: number;
   /** The firing automation's runs: each fire one run, ending `success`, delivered once. */
   runs: { fired: number; success: number; failed: string[]; delivered: number; duplicates: number };
 }
@@ -112,6 +116,7 @@ export async function outageBurst(stack: FaultStack, options: OutageBurstOptions
     slowestAnswerMs,
     secondsWithoutAck: firstAckAfterFault === Infinity ? Infinity : (firstAckAfterFault - faultStartedAt) / 1000,
     secondsToDrain: Math.max(0, (lastDelivery - faultEndedAt) / 1000),
+    secondsAfterBurst: Math.max(0, (lastDelivery - Math.max(...sent.map((event) => event.acknowledgedAt))) / 1000),
     runs,
   };
 }
@@ -159,3 +164,28 @@ async function settleFiring(stack: FaultStack, receiver: WebhookReceiver, automa
   }
 }
 
+/** A dev server on a file of its own: SIGKILLed as a crash would, started again on the same port and file. */
+export async function killableTemporal(dir: string): Promise<{ address: string; kill(): Promise<void>; restart(): Promise<void>; stop(): Promise<void> }> {
+  const port = await freePort();
+  const dbFile = path.join(dir, 'temporal.sqlite');
+  let server: DevServer = await startTemporalDevServer({ port, dbFile });
+  return {
+    address: server.address,
+    async kill() {
+      const pid = server.pid!;
+      process.kill(pid, 'SIGKILL');
+      await waitFor(async () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, { timeoutMs: 10_000, intervalMs: 50, what: 'the Temporal server to die' });
+    },
+    async restart() {
+      server = await startTemporalDevServer({ port, dbFile });
+    },
+    stop: () => server.stop(),
+  };
+}

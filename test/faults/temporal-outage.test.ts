@@ -8,37 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, startTemporalDevServer, type DevServer } from '../../src/dev/temporal-server.js';
 import { buildProduction } from '../helpers/production.js';
-import { waitFor } from '../helpers/http.js';
-import { outageBurst } from './outages.js';
+import { killableTemporal, outageBurst } from './outages.js';
 import { startFaultStack, type FaultStack } from './scenarios.js';
-
-/** A dev server on a file of its own: SIGKILLed as a crash would, started again on the same port and file. */
-async function killableTemporal(dir: string): Promise<{ address: string; kill(): Promise<void>; restart(): Promise<void>; stop(): Promise<void> }> {
-  const port = await freePort();
-  const dbFile = path.join(dir, 'temporal.sqlite');
-  let server: DevServer = await startTemporalDevServer({ port, dbFile });
-  return {
-    address: server.address,
-    async kill() {
-      const pid = server.pid!;
-      process.kill(pid, 'SIGKILL');
-      await waitFor(async () => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      }, { timeoutMs: 10_000, intervalMs: 50, what: 'the Temporal server to die' });
-    },
-    async restart() {
-      server = await startTemporalDevServer({ port, dbFile });
-    },
-    stop: () => server.stop(),
-  };
-}
 
 describe.skipIf(!inject('databaseUrl'))('Temporal server outage during a burst (production build)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-outage-'));
@@ -48,7 +20,7 @@ describe.skipIf(!inject('databaseUrl'))('Temporal server outage during a burst (
 
   beforeAll(async () => {
     [buildDir, temporal] = await Promise.all([buildProduction(`temporal-outage-${process.pid}`), killableTemporal(dir)]);
-  });
+  }, 600_000); // tsc of the whole tree: minutes on a busy machine
   afterAll(async () => {
     await stack?.stop();
     await temporal?.stop();
@@ -79,7 +51,7 @@ describe.skipIf(!inject('databaseUrl'))('Temporal server outage during a burst (
       firingSchedule: '*/2 * * * * *',
       databaseUrl: () => inject('databaseUrl')!,
     });
-    process.stdout.write(`[faults] Temporal outage: ${JSON.stringify({ ...report.burst, refusals: report.refusals.length, slowestAnswerMs: report.slowestAnswerMs, secondsWithoutAck: report.secondsWithoutAck, secondsToDrain: report.secondsToDrain, runs: report.runs })}\n`);
+    process.stdout.write(`[faults] Temporal outage: ${JSON.stringify({ ...report.burst, refusals: report.refusals.length, slowestAnswerMs: report.slowestAnswerMs, secondsWithoutAck: report.secondsWithoutAck, secondsToDrain: report.secondsToDrain, secondsAfterBurst: report.secondsAfterBurst, runs: report.runs })}\n`);
 
     expect(report.burst.failures).toEqual([]);
     expect(report.burst).toMatchObject({ failure: 0, undelivered: 0, duplicates: 0 });
