@@ -72,12 +72,21 @@ describe('failover before the first byte', () => {
     expect(backup.requests).toHaveLength(1);
   });
 
-  it('answers 502 provider_error with the upstream status when a target refuses the request, without trying the next', async () => {
-    primary.enqueue({ status: 400, errorBody: { error: { message: 'secret prompt text echoed', type: 'invalid_request_error' } } });
+  it('answers 400 bad_request with the upstream message when a target refuses the request itself, without trying the next', async () => {
+    primary.enqueue({ status: 400, errorBody: { error: { message: 'Unrecognized request argument supplied: foo', type: 'invalid_request_error', param: 'foo' } } });
+    const res = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: hello } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'bad_request', message: 'Unrecognized request argument supplied: foo', param: 'foo', upstream_status: 400 });
+    expect(backup.requests).toHaveLength(0);
+    expect(await auditOf(res.headers.get('x-request-id'))).toMatchObject({ outcome: 'rejected', status: 400, errorCode: 'bad_request', attempts: 1 });
+  });
+
+  it('answers 502 provider_error with the upstream status when a target refuses our credentials, without trying the next or echoing its body', async () => {
+    primary.enqueue({ status: 403, errorBody: { error: { message: 'secret account detail echoed', type: 'permission_error' } } });
     const res = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: hello } });
     expect(res.status).toBe(502);
-    expect(res.body.error).toMatchObject({ code: 'provider_error', upstream_status: 400 });
-    expect(res.text).not.toContain('secret prompt text');
+    expect(res.body.error).toMatchObject({ code: 'provider_error', upstream_status: 403 });
+    expect(res.text).not.toContain('secret account detail');
     expect(backup.requests).toHaveLength(0);
     expect(await auditOf(res.headers.get('x-request-id'))).toMatchObject({ outcome: 'failure', status: 502, errorCode: 'provider_error', attempts: 1 });
   });

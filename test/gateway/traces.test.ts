@@ -91,7 +91,7 @@ describe('gateway traces', () => {
   });
 
   it('marks a failed upstream call and request as errors', async () => {
-    upstream.enqueue({ status: 400, errorBody: { error: { message: 'no' } } });
+    upstream.enqueue({ status: 401, errorBody: { error: { message: 'no' } } });
     await expect(client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'fail please' }] })).rejects.toThrow();
     const { gateway, trace } = await traceOf((span) => span.attributes['gateway.outcome'] === 'failure');
     expect(gateway.status.code).toBe(2); // STATUS_CODE_ERROR

@@ -109,14 +109,16 @@ describe('contextWindowFallbacks', () => {
     expect(response).toMatchObject({ model: 'big-model', output_text: 'Responses fits' });
   });
 
-  it('answers 502 provider_error on a context-length error when the model has no fallback, and never for other 400s', async () => {
+  it('answers 400 bad_request on a context-length error when the model has no fallback, and never falls back for other 400s', async () => {
     primary.enqueue(openAiTooLong);
     const none = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'no-fallback', messages: [{ role: 'user', content: 'x' }] } });
-    expect(none.status).toBe(502);
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatchObject({ code: 'bad_request' });
     expect(none.body.error.message).toContain('context_length_exceeded');
     primary.enqueue({ status: 400, errorBody: { error: { message: 'bad temperature', type: 'invalid_request_error', code: 'invalid_value' } } });
     const other = await call<any>(stack.baseUrl, 'POST', '/chat/completions', { key: org.member.key, body: { model: 'fake-model', messages: [{ role: 'user', content: 'x' }] } });
-    expect(other.status).toBe(502);
+    expect(other.status).toBe(400);
+    expect(other.body.error).toMatchObject({ code: 'bad_request', message: 'bad temperature' });
     expect(big.requests).toHaveLength(0);
   });
 });
@@ -126,14 +128,16 @@ describe('prompt-cache usage', () => {
   const cachedUsage = { input: 1000, output: 10, cacheRead: 600, cacheWrite: 300 };
   const user = [{ role: 'user' as const, content: 'hi' }];
 
-  it("passes an Anthropic-style upstream's cache counts through /v1/messages, plain and streamed, metered once at the input price", async () => {
+  it("passes an Anthropic-style upstream's cache counts through /v1/messages, plain and streamed, priced as Anthropic bills them", async () => {
+    // 100 uncached at the input price, 600 reads at 0.1x, 300 5-minute writes at 1.25x (the anthropic defaults).
+    const cachedCost = (100 * FAKE_PRICES.inputPricePer1M + 600 * 0.1 * FAKE_PRICES.inputPricePer1M + 300 * 1.25 * FAKE_PRICES.inputPricePer1M + 10 * FAKE_PRICES.outputPricePer1M) / 1e6;
     claude.enqueue({ usage: cachedUsage });
     const { data: message, response } = await anthropic.messages.create({ model: 'fake-claude', max_tokens: 50, messages: user }).withResponse();
     expect(message.usage).toMatchObject({ input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 600, output_tokens: 10 });
-    expect(Number(response.headers.get('x-gateway-cost'))).toBeCloseTo(priced(FAKE_PRICES, 1000, 10), 10);
+    expect(Number(response.headers.get('x-gateway-cost'))).toBeCloseTo(cachedCost, 10);
     const audit = await auditOf(response.headers.get('x-request-id'));
     expect(audit).toMatchObject({ inputTokens: 1000, outputTokens: 10 });
-    expect(audit.cost).toBeCloseTo(priced(FAKE_PRICES, 1000, 10), 10);
+    expect(audit.cost).toBeCloseTo(cachedCost, 10);
 
     claude.enqueue({ usage: cachedUsage });
     const final = await anthropic.messages.stream({ model: 'fake-claude', max_tokens: 50, messages: user }).finalMessage();

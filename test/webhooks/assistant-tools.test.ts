@@ -79,10 +79,10 @@ describe('tool use in assistant webhook executions', () => {
   it('keeps the usage of the model calls completed before the tool loop failed', async () => {
     const path = await webhookAssistant({ systemPrompt: 'Add, then fail.', tools: ['fixture-http'] });
     const before = upstream.requests.length;
-    // The second model call is refused by the upstream on each of the activity's four attempts (an agent run's model step, AGENT_STEP_OPTIONS).
+    // The second model call fails upstream (our credentials refused: 502, retryable) on each of the activity's four attempts (an agent run's model step, AGENT_STEP_OPTIONS).
     upstream.enqueue(
       { toolCalls: [{ id: 'call_u', name: 'fixture-http__add', arguments: '{"a": 1, "b": 2}' }], usage: { input: 20, output: 5 } },
-      { status: 400 }, { status: 400 }, { status: 400 }, { status: 400 },
+      { status: 401 }, { status: 401 }, { status: 401 }, { status: 401 },
     );
     const ack = await call(stack.baseUrl, 'POST', path, { body: {} });
     const execution = await finishedExecution(ack.body.executionId);
