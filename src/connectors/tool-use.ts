@@ -109,7 +109,8 @@ export async function callToolWithDlp(
       source: input.source,
     });
   } catch (error) {
-    await recordToolCall(deps, { ...callRecordOf(input), outcome: error instanceof AppError && error.code === 'dlp_blocked' ? 'blocked' : 'refused', durationMs: performance.now() - began, arguments: input.arguments });
+    // No arguments in the record: they never left, and a blocked text must not land in the audit log.
+    await recordToolCall(deps, { ...callRecordOf(input), outcome: error instanceof AppError && error.code === 'dlp_blocked' ? 'blocked' : 'refused', durationMs: performance.now() - began });
     throw toFailure(error);
   }
   const result = await callConnectionTool(deps, {

@@ -50,7 +50,8 @@ export async function callTool(deps: McpGatewayDeps, context: CallContext, tool:
     }
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    await record(error.code === 'dlp_blocked' ? 'blocked' : 'refused', { arguments: JSON.stringify(args) });
+    // No arguments in the record: they never left, and a blocked text must not land in the audit log.
+    await record(error.code === 'dlp_blocked' ? 'blocked' : 'refused');
     return toolError(error.message);
   }
   const outcome = await runOnSession(deps, context, tool, sent);

@@ -16,7 +16,7 @@ let keyId: string;
 let other: TestUser;
 
 beforeAll(async () => {
-  s = await startMcpStack({ env: { MCP_APPROVAL_WAIT_SECONDS: String(WAIT_SECONDS) } });
+  s = await startMcpStack({ env: { MCP_APPROVAL_WAIT_SECONDS: String(WAIT_SECONDS), AUDIT_TOOL_ARGUMENTS: 'true' } });
   // A second connection of the member's, newer: it is the one runs (and /v1/mcp) use; echo waits for approval on it.
   await connect(s.stack, s.org.member.key, { toolApprovals: { 'fixture-http__echo': 'always' } });
   const created = await call<any>(s.stack.baseUrl, 'POST', '/api-keys', { key: s.org.member.key, body: { name: 'agent' } });
@@ -52,7 +52,9 @@ describe('/v1/mcp approvals', () => {
     expect(textOf(result)).toBe('approve me');
     expect(progress.length).toBeGreaterThan(0);
     const audit = await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=100', { key: s.org.owner.key });
-    expect(audit.body.auditLogs.some((event: any) => event.action === 'tool.called' && event.metadata.approvalId === approval.id && event.metadata.outcome === 'ok')).toBe(true);
+    const called = audit.body.auditLogs.find((event: any) => event.action === 'tool.called' && event.metadata.approvalId === approval.id && event.metadata.outcome === 'ok');
+    // AUDIT_TOOL_ARGUMENTS is on in this stack: the arguments as they left.
+    expect(called.metadata.arguments).toBe('{"text":"approve me"}');
     expect(audit.body.auditLogs.some((event: any) => event.action === 'approval.approved' && event.targetId === approval.id)).toBe(true);
     await client.close();
   });
@@ -91,6 +93,20 @@ describe('/v1/mcp approvals', () => {
     }, { timeoutMs: 15_000 });
     await call(s.stack.baseUrl, 'POST', `/approvals/${next.id}/deny`, { key: s.org.admin.key, body: {} });
     expect((await again).isError).toBe(true);
+    await client.close();
+  });
+
+  it('blocks arguments before asking anyone, and keeps blocked arguments out of the audit log even with AUDIT_TOOL_ARGUMENTS', async () => {
+    expect((await call(s.stack.baseUrl, 'PUT', '/dlp/policy', { key: s.org.owner.key, body: { detectors: { email: 'block' } } })).status).toBe(200);
+    const client = await mcpClient(s.stack.baseUrl, key);
+    const result = await client.callTool({ name: 'fixture-http__echo', arguments: { text: 'to eve@example.com' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/email/);
+    const audit = await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=100', { key: s.org.owner.key });
+    const blocked = audit.body.auditLogs.find((event: any) => event.action === 'tool.called' && event.metadata.outcome === 'blocked');
+    expect(blocked.metadata.arguments).toBeUndefined();
+    expect(JSON.stringify(audit.body)).not.toContain('eve@example.com');
+    expect((await call(s.stack.baseUrl, 'PUT', '/dlp/policy', { key: s.org.owner.key, body: { detectors: { email: 'log' } } })).status).toBe(200);
     await client.close();
   });
 

@@ -16,7 +16,8 @@ let s: McpStack;
 let restartedPool: ConnectorSessionPool | undefined;
 
 beforeAll(async () => {
-  s = await startMcpStack({ worker: false });
+  // The member reaches 11 fixture tools: past 8, search_tools is offered too.
+  s = await startMcpStack({ worker: false, env: { MCP_SEARCH_TOOLS_THRESHOLD: '8' } });
 });
 afterAll(async () => {
   await s?.stop();
@@ -48,6 +49,18 @@ describe('/v1/mcp', () => {
     expect(echo.description).toBe('Returns the text it was given');
     // A user without connections gets no tools, and no search tool.
     expect((await (await mcpClient(s.stack.baseUrl, s.org.admin.key)).listTools()).tools).toEqual([]);
+    await client.close();
+  });
+
+  it('offers search_tools past MCP_SEARCH_TOOLS_THRESHOLD, finding tools by name and description', async () => {
+    const client = await mcpClient(s.stack.baseUrl, s.org.member.key);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('search_tools');
+    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'numbers', limit: 5 } });
+    expect((found.structuredContent as any).tools.map((tool: any) => tool.name)).toEqual(['fixture-http__add']);
+    expect((found.structuredContent as any).tools[0].inputSchema).toMatchObject({ required: ['a', 'b'] });
+    // A key that reaches fewer tools than the threshold is not offered it.
+    const few = await createKey(s.org.member.key, { mcpTools: ['fixture-http__echo', 'fixture-http__add'] });
+    expect((await (await mcpClient(s.stack.baseUrl, few.body.key)).listTools()).tools.map((tool) => tool.name)).not.toContain('search_tools');
     await client.close();
   });
 
