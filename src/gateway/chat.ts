@@ -143,6 +143,7 @@ export class ChatService {
         finishReason: completion.finishReason,
         stopSequence: completion.stopSequence,
         reasoning: completion.reasoning,
+        citedText: completion.citedText,
         usage: { ...usage, estimated },
         cost,
         attempts: trail.attempts,

@@ -68,11 +68,14 @@ export function sseEventWriter(stream: ChatCompletionStream, includeUsage: boole
 
 export const SSE_DONE = 'data: [DONE]\n\n';
 
-/** A delta as chat completions sends it: a piece of thinking's text as `reasoning_content`; undefined when nothing is left. */
+/**
+ * A delta as chat completions sends it: a piece of thinking's text as `reasoning_content`, without
+ * Anthropic's citations (chat completions has no field for them); undefined when nothing is left.
+ */
 function chatDelta(delta: NormalizedChunk['delta']): object | undefined {
-  if (delta.reasoning === undefined) return delta;
-  const { reasoning, ...rest } = delta;
-  const out = reasoning.thinking ? { ...rest, reasoning_content: reasoning.thinking } : rest;
+  if (delta.reasoning === undefined && delta.citations === undefined) return delta;
+  const { reasoning, citations: _citations, ...rest } = delta;
+  const out = reasoning?.thinking ? { ...rest, reasoning_content: reasoning.thinking } : rest;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

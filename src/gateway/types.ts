@@ -169,6 +169,15 @@ export interface ChatContext {
   admission?: PendingAdmission | undefined;
 }
 
+/**
+ * A text block of an answer with the passages it cites (Anthropic's `citations` on a text block,
+ * when a document of the request enabled them), as the upstream gave them.
+ */
+export interface CitedText {
+  text: string;
+  citations?: unknown[];
+}
+
 export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
@@ -195,6 +204,8 @@ export interface ChatCompletionResult {
   stopSequence?: string | undefined;
   /** The answer's extended thinking, when the upstream returned some. */
   reasoning?: ReasoningBlock[] | undefined;
+  /** The answer's text block by block with the passages each cites, when it cites a document (Anthropic's citations). */
+  citedText?: CitedText[] | undefined;
   /** Set when the request used the response cache (X-Cache, Age). */
   cache?: { status: 'HIT' | 'MISS'; ageSeconds: number } | undefined;
 }

@@ -135,6 +135,19 @@ describe('the Messages API (the Anthropic SDK)', () => {
     expect(bodyOf(claude).messages[0].content[0]).toEqual(document);
   });
 
+  it.each([false, true])("passes a cited answer's text blocks back with their citations (stream: %s)", async (stream) => {
+    const citation = { type: 'char_location', cited_text: 'Revenue grew 4%.', document_index: 0, document_title: 'q3.txt', start_char_index: 0, end_char_index: 16 };
+    const citedText = [{ text: 'Revenue grew ' }, { text: 'by 4%', citations: [citation] }, { text: '.' }];
+    claude.enqueue({ citedText });
+    const body = {
+      model: 'fake-claude',
+      max_tokens: 50,
+      messages: [{ role: 'user' as const, content: [{ type: 'document' as const, source: { type: 'text' as const, media_type: 'text/plain' as const, data: 'Revenue grew 4%.' }, citations: { enabled: true } }, { type: 'text' as const, text: 'What grew?' }] }],
+    };
+    const message = stream ? await anthropic.messages.stream(body).finalMessage() : await anthropic.messages.create(body);
+    expect(message.content).toEqual(citedText.map((block) => ({ type: 'text', text: block.text, citations: block.citations ?? (stream ? undefined : null) })));
+  });
+
   it('refuses a cache_control Anthropic would refuse, naming the field', async () => {
     const res = await call(stack.baseUrl, 'POST', '/messages', {
       key: org.member.key,

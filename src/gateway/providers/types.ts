@@ -1,7 +1,7 @@
 // What every provider is: data (its config) plus pure transforms between our OpenAI-shaped
 // request/response and the upstream's wire format. Transport (undici pools, failover) lives
 // outside the providers so the transforms stay pure and unit-testable.
-import type { ChatCompletionRequest, ReasoningBlock, ToolCall } from '../types.js';
+import type { ChatCompletionRequest, CitedText, ReasoningBlock, ToolCall } from '../types.js';
 
 export interface TokenCounts {
   /** Every prompt token, cached ones included (OpenAI's prompt_tokens; Anthropic's input_tokens plus its cache tokens). */
@@ -27,6 +27,8 @@ export interface NormalizedCompletion {
   stopSequence?: string | undefined;
   /** The answer's extended thinking blocks, in order, when the upstream returned some. */
   reasoning?: ReasoningBlock[] | undefined;
+  /** The answer's text block by block, when a block cites a document (their texts joined are `content`). */
+  citedText?: CitedText[] | undefined;
 }
 
 export interface ToolCallDelta {
@@ -52,6 +54,11 @@ export interface ChunkDelta {
   content?: string;
   tool_calls?: ToolCallDelta[];
   reasoning?: ReasoningDelta;
+  /**
+   * Anthropic's citations: a new text block of the answer starts (the text after it is that block's),
+   * or a citation of the current one (a `citations_delta`'s). Only a Messages client sees them.
+   */
+  citations?: { newBlock?: true; citation?: unknown };
 }
 
 /** One streamed piece, normalized: a delta, a finish reason, or the final usage. */

@@ -142,7 +142,9 @@ export function messageIdOf(completionId: string): string {
 
 export function toMessageBody(result: ChatCompletionResult) {
   const content: unknown[] = [...(result.reasoning ?? [])];
-  if (result.content) content.push({ type: 'text', text: result.content });
+  // A cited answer's text blocks each with the passages it cites, as the upstream gave them.
+  if (result.citedText) for (const block of result.citedText) content.push({ type: 'text', text: block.text, citations: block.citations ?? null });
+  else if (result.content) content.push({ type: 'text', text: result.content });
   for (const call of result.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
   return {
     id: messageIdOf(result.id),
@@ -211,11 +213,17 @@ export class MessagesStreamWriter {
   write(chunk: NormalizedChunk): string {
     if (chunk.usage) return this.finish(chunk);
     let out = '';
-    const { content, tool_calls: toolCalls, reasoning } = chunk.delta;
+    const { content, tool_calls: toolCalls, reasoning, citations } = chunk.delta;
     if (reasoning) out += this.thinking(reasoning);
+    // A cited answer's next text block: its text and citations go in a block of their own.
+    if (citations?.newBlock && this.open === 'text') out += this.closeBlock();
     if (content) {
       if (this.open !== 'text') out += this.openBlock('text', { type: 'text', text: '' });
       out += sse('content_block_delta', `{"type":"content_block_delta","index":${this.block},"delta":{"type":"text_delta","text":${JSON.stringify(content)}}}`);
+    }
+    if (citations?.citation !== undefined) {
+      if (this.open !== 'text') out += this.openBlock('text', { type: 'text', text: '' });
+      out += sse('content_block_delta', JSON.stringify({ type: 'content_block_delta', index: this.block, delta: { type: 'citations_delta', citation: citations.citation } }));
     }
     for (const call of toolCalls ?? []) {
       if (!this.toolBlocks.has(call.index)) {

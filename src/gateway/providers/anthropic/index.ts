@@ -22,6 +22,7 @@ import {
   DEFAULT_TEMPERATURE,
   type CacheControl,
   type ChatCompletionRequest,
+  type CitedText,
   type ChatMessage,
   type CitationsRequest,
   type ContentPart,
@@ -35,7 +36,7 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 
 /** A block's prompt-cache breakpoint, where the request put one. */
 type Cached = { cache_control?: CacheControl };
-type TextBlock = { type: 'text'; text: string } & Cached;
+type TextBlock = { type: 'text'; text: string; citations?: unknown[] | null } & Cached;
 type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } } & Cached;
 type DocumentBlock = { type: 'document'; source: { type: 'base64' | 'text'; media_type: string; data: string }; title?: string; context?: string; citations?: CitationsRequest } & Cached;
 /** What a user turn or a tool result carries: text, images and documents. */
@@ -317,10 +318,14 @@ export function parseAnthropicResponse(body: unknown, request?: Pick<ChatComplet
   if (!Array.isArray(response.content)) throw new UpstreamStreamError('upstream response has no content');
   const structured = request && structuredOutputTool(request)?.name;
   const text: string[] = [];
+  const citedText: CitedText[] = [];
   const toolCalls: ToolCall[] = [];
   const reasoning: ReasoningBlock[] = [];
   for (const block of response.content) {
-    if (block.type === 'text') text.push(block.text);
+    if (block.type === 'text') {
+      text.push(block.text);
+      citedText.push(Array.isArray(block.citations) && block.citations.length > 0 ? { text: block.text, citations: block.citations } : { text: block.text });
+    }
     else if (block.type === 'thinking') reasoning.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
     else if (block.type === 'redacted_thinking') reasoning.push({ type: 'redacted_thinking', data: block.data });
     else if (block.type === 'tool_use' && block.name === structured) text.push(JSON.stringify(block.input ?? {}));
@@ -333,8 +338,14 @@ export function parseAnthropicResponse(body: unknown, request?: Pick<ChatComplet
     finishReason: structured ? structuredFinishReason(finishReason, toolCalls.length) : finishReason,
     ...(response.stop_reason === 'stop_sequence' && typeof response.stop_sequence === 'string' ? { stopSequence: response.stop_sequence } : {}),
     ...(reasoning.length > 0 ? { reasoning } : {}),
+    ...(citedText.some((block) => block.citations) ? { citedText } : {}),
     usage: tokenCountsOf(response.usage),
   };
+}
+
+/** Whether a document of the request asks for citations: the answer's text blocks then each carry theirs. */
+function citesDocuments(request: Pick<ChatCompletionRequest, 'messages'> | undefined): boolean {
+  return request?.messages.some((message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'document' && part.citations?.enabled === true)) ?? false;
 }
 
 interface AnthropicStreamEvent {
@@ -342,13 +353,15 @@ interface AnthropicStreamEvent {
   index?: number;
   message?: { usage?: AnthropicUsage };
   content_block?: { type: string; id?: string; name?: string; thinking?: string; signature?: string; data?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; stop_reason?: string | null; stop_sequence?: string | null };
+  delta?: { type?: string; text?: string; partial_json?: string; thinking?: string; signature?: string; citation?: unknown; stop_reason?: string | null; stop_sequence?: string | null };
   usage?: AnthropicUsage;
 }
 
-export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionRequest, 'response_format'>): StreamTranslator {
+export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionRequest, 'response_format' | 'messages'>): StreamTranslator {
   // The structured-output tool's block streams as text (structured-output.ts).
   const structured = request && structuredOutputTool(request)?.name;
+  // With citations, each text block cites its own passages: the blocks stay apart.
+  const citing = citesDocuments(request);
   const structuredBlocks = new Set<number>();
   // message_start carries the prompt's counts; message_delta the output's (and, lately, the prompt's again).
   let prompt: AnthropicUsage | undefined;
@@ -375,6 +388,7 @@ export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionReq
               : { index, redacted: block.data ?? '' };
             return [{ delta: { reasoning }, finishReason: null }];
           }
+          if (block?.type === 'text') return citing ? [{ delta: { citations: { newBlock: true } }, finishReason: null }] : [];
           if (block?.type !== 'tool_use') return [];
           if (structured !== undefined && block.name === structured) {
             structuredBlocks.add(parsed.index ?? 0);
@@ -390,6 +404,7 @@ export function createAnthropicStreamTranslator(request?: Pick<ChatCompletionReq
         case 'content_block_delta': {
           const delta = parsed.delta;
           if (delta?.type === 'text_delta') return [{ delta: { content: delta.text ?? '' }, finishReason: null }];
+          if (delta?.type === 'citations_delta') return [{ delta: { citations: { citation: delta.citation } }, finishReason: null }];
           if (delta?.type === 'thinking_delta' || delta?.type === 'signature_delta') {
             const index = reasoningIndexByBlock.get(parsed.index ?? 0) ?? 0;
             const reasoning = delta.type === 'thinking_delta' ? { index, thinking: delta.thinking ?? '' } : { index, signature: delta.signature ?? '' };
