@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { call } from '../helpers/http.js';
 import { buildProduction } from '../helpers/production.js';
 import { killableTemporal, outageBurst } from './outages.js';
 import { startFaultStack, type FaultStack } from './scenarios.js';
@@ -38,6 +39,17 @@ describe.skipIf(!inject('databaseUrl'))('Temporal server outage during a burst (
       upstreamLatencyMs: 300,
       env: { AUTOMATION_MIN_INTERVAL_SECONDS: '1', AUTOMATION_RECONCILE_ON_START: 'false' },
     });
+    // Other routes that need Temporal, asked once the server is down: a run-now (an Update to the
+    // automation's workflow) and a new automation (its workflow's start).
+    const key = stack.org.owner.key;
+    const paused = await call(stack.baseUrl, 'POST', '/automations', { key, body: { name: 'Idle', systemPrompt: 'x', schedule: '0 0 1 1 *', status: 'paused' } });
+    expect(paused.status, paused.text).toBe(201);
+    const timed = async (route: string, body?: unknown) => {
+      const began = Date.now();
+      const res = await call(stack!.baseUrl, 'POST', route, { key, body });
+      return { status: res.status, code: (res.body as any)?.error?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - began };
+    };
+    const otherRoutes: Array<Awaited<ReturnType<typeof timed>>> = [];
     const report = await outageBurst(stack, {
       durationMs: 30_000,
       lanes: 4,
@@ -45,13 +57,16 @@ describe.skipIf(!inject('databaseUrl'))('Temporal server outage during a burst (
       faultAtMs: 5_000,
       fault: async () => {
         await temporal!.kill();
-        await new Promise((resolve) => setTimeout(resolve, 10_000)); // the outage itself, not a wait for a condition
+        const downAt = Date.now();
+        otherRoutes.push(await timed(`/automations/${paused.body.id}/run`));
+        otherRoutes.push(await timed('/automations', { name: 'During the outage', systemPrompt: 'x', schedule: '0 0 1 1 *' }));
+        await new Promise((resolve) => setTimeout(resolve, 10_000 - (Date.now() - downAt))); // the rest of the outage itself
         await temporal!.restart();
       },
       firingSchedule: '*/2 * * * * *',
       databaseUrl: () => inject('databaseUrl')!,
     });
-    process.stdout.write(`[faults] Temporal outage: ${JSON.stringify({ ...report.burst, refusals: report.refusals.length, slowestAnswerMs: report.slowestAnswerMs, secondsWithoutAck: report.secondsWithoutAck, secondsToDrain: report.secondsToDrain, secondsAfterBurst: report.secondsAfterBurst, runs: report.runs })}\n`);
+    process.stdout.write(`[faults] Temporal outage: ${JSON.stringify({ ...report.burst, refusals: report.refusals.length, slowestAnswerMs: report.slowestAnswerMs, secondsWithoutAck: report.secondsWithoutAck, secondsToDrain: report.secondsToDrain, secondsAfterBurst: report.secondsAfterBurst, runs: report.runs, otherRoutes })}\n`);
 
     expect(report.burst.failures).toEqual([]);
     expect(report.burst).toMatchObject({ failure: 0, undelivered: 0, duplicates: 0 });
@@ -62,6 +77,10 @@ describe.skipIf(!inject('databaseUrl'))('Temporal server outage during a burst (
     for (const refusal of report.refusals) {
       expect(refusal).toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: expect.stringMatching(/^\d+$/) });
       expect(refusal.ms).toBeLessThan(8_000);
+    }
+    for (const answer of otherRoutes) {
+      expect(answer).toMatchObject({ status: 503, code: 'service_unavailable', retryAfter: expect.stringMatching(/^\d+$/) });
+      expect(answer.ms).toBeLessThan(8_000);
     }
     expect(report.runs.failed).toEqual([]);
     expect(report.runs.fired).toBeGreaterThan(0);
