@@ -104,13 +104,15 @@ export const ApiKeySchema = new EntitySchema<ApiKey>({
 
 /** A browser session behind the `svc_session` cookie. Only the SHA-256 of the token is stored. */
 export class Session {
-  [OptionalProps]?: 'id' | 'createdAt' | 'method';
+  [OptionalProps]?: 'id' | 'createdAt' | 'method' | 'apiKey';
   id: string = randomUUID();
   organization!: Organization;
   user!: User;
   tokenHash!: string;
-  /** How the user signed in: password, oidc or invitation. */
+  /** How the user signed in: password, oidc, invitation or api_key. */
   method: string = 'password';
+  /** The API key exchanged for this session (method api_key): the session ends when it is revoked. */
+  apiKey: ApiKey | null = null;
   createdAt: Date = new Date();
   /** Sliding end: moved forward (up to absoluteExpiresAt) as the session is used. */
   expiresAt!: Date;
@@ -141,6 +143,7 @@ export const SessionSchema = new EntitySchema<Session>({
     user: { kind: 'm:1', entity: () => User, deleteRule: 'cascade' },
     tokenHash: { type: 'string', length: 64, unique: true, hidden: true },
     method: { type: 'string', length: 16 },
+    apiKey: { kind: 'm:1', entity: () => ApiKey, nullable: true, deleteRule: 'cascade' },
     createdAt: { type: 'datetime', length: 3 },
     expiresAt: { type: 'datetime', length: 3 },
     absoluteExpiresAt: { type: 'datetime', length: 3 },

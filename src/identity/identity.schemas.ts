@@ -32,6 +32,11 @@ export const changeStatusBody = z.strictObject({
 
 export const password = z.string().min(12, 'must be at least 12 characters').max(256);
 
+/** The console's API key sign-in: the key is exchanged for a session (identity/api-key-sign-in.ts). */
+export const apiKeySignInBody = z.strictObject({
+  apiKey: z.string().min(1).max(256),
+});
+
 export const loginBody = z.strictObject({
   email: z.email().max(320),
   password: z.string().min(1).max(256),
@@ -42,6 +47,8 @@ export const loginBody = z.strictObject({
 /** `GET /auth/oidc/login`: an invitation being accepted, or the organization to sign in to. */
 export const oidcLoginQuery = z.object({
   invitation: z.string().min(20).max(200).optional(),
+  /** `console`: after sign-in, go to the web console (/console/) instead of SIGN_IN_REDIRECT_URL. */
+  returnTo: z.enum(['console'], { error: 'must be console' }).optional(),
   organizationId: z.uuid('must be an organization id').optional(),
 });
 

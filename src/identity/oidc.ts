@@ -18,12 +18,15 @@ interface FlowState {
   expiresAt: number;
   invitation?: string | undefined;
   organizationId?: string | undefined;
+  returnTo?: 'console' | undefined;
 }
 
 /** What a sign-in was started for (`GET /auth/oidc/login?invitation=&organizationId=`). */
 export interface SignInIntent {
   invitation?: string | undefined;
   organizationId?: string | undefined;
+  /** Where the browser goes once signed in: the web console, else SIGN_IN_REDIRECT_URL. */
+  returnTo?: 'console' | undefined;
 }
 
 type IdentityClaims = { sub: string; email?: unknown; email_verified?: unknown; name?: unknown };
@@ -72,6 +75,7 @@ export function createOidcSignIn(config: OidcConfig, secrets: SecretBox): OidcSi
         expiresAt: now.getTime() + OIDC_FLOW_TTL_MS,
         invitation: intent.invitation,
         organizationId: intent.organizationId,
+        returnTo: intent.returnTo,
       };
       const url = oidc.buildAuthorizationUrl(await configuration(), {
         redirect_uri: redirectUri,
@@ -104,7 +108,7 @@ export function createOidcSignIn(config: OidcConfig, secrets: SecretBox): OidcSi
         if (error instanceof AppError) throw error;
         throw new AppError('unauthorized', 'Sign-in with the identity provider failed', { cause: error });
       }
-      return { ...identityFrom(claims), invitation: flow.invitation, organizationId: flow.organizationId };
+      return { ...identityFrom(claims), invitation: flow.invitation, organizationId: flow.organizationId, returnTo: flow.returnTo };
     },
   };
 }

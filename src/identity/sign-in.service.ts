@@ -87,12 +87,13 @@ function onlyOne(users: User[]): User {
   return users[0]!;
 }
 
-async function completeSignIn(
+/** Audits the sign-in and starts the session (`apiKeyId`: the key it was exchanged for). */
+export async function completeSignIn(
   em: EntityManager,
   clock: Clock,
   user: User,
   method: SignInMethod,
-  input: { previousSessionToken?: string | undefined; requestId?: string },
+  input: { previousSessionToken?: string | undefined; requestId?: string | undefined; apiKeyId?: string | undefined },
 ): Promise<SignInResult> {
   const now = clock.now();
   recordAuditEvent(em, {
@@ -100,10 +101,10 @@ async function completeSignIn(
     actor: { userId: user.id },
     action: 'user.signed_in',
     target: { type: 'user', id: user.id },
-    metadata: { method },
+    metadata: { method, ...(input.apiKeyId ? { apiKeyId: input.apiKeyId } : {}) },
     requestId: input.requestId,
     at: now,
   });
-  const session = await startSession(em, user, { method, now, previousToken: input.previousSessionToken });
+  const session = await startSession(em, user, { method, now, previousToken: input.previousSessionToken, apiKeyId: input.apiKeyId });
   return { user: toUserView(user), session };
 }

@@ -120,6 +120,10 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
       return { body: { email: user.email, password: user.password } };
     },
   },
+  signInWithApiKey: {
+    // The organization owner's key has no limits: whoever calls this public endpoint with it signs in.
+    prepare: async (make) => ({ body: { apiKey: make.org.owner.key } }),
+  },
   acceptInvitation: {
     prepare: async (make) => ({ body: { token: await make.invitationToken(), name: 'Matrix Invitee', password: PASSWORD } }),
   },

@@ -12,6 +12,7 @@ import {
   createApiKeyBody,
   idParam,
   inviteUserBody,
+  apiKeySignInBody,
   loginBody,
   oidcLoginQuery,
   pageQuery,
@@ -89,6 +90,21 @@ export const platformOperations: Operation[] = [
   },
   {
     method: 'post',
+    path: '/v1/auth/api-key',
+    operationId: 'signInWithApiKey',
+    tag: 'Authentication',
+    summary: 'Exchange an API key for a browser session (the console)',
+    description:
+      "Sets the `svc_session` cookie; the key is not kept by the browser. Only an owner's or admin's key without limits " +
+      '(no `models`, `monthlyBudget`, `rateLimitPerMinute` or `mcpTools`, and no key above it with limits) is exchanged: another valid key is 403 and the refusal is audited (`user.sign_in_refused`). ' +
+      'The session ends when the key is revoked. Audited as `user.signed_in` with `method: api_key`. Limited per client IP (`RATE_LIMIT_SIGN_IN_PER_MINUTE`).',
+    auth: 'none',
+    body: { id: 'ApiKeySignInRequest', schema: apiKeySignInBody, required: true, example: { apiKey: 'svc_live_4f9c2a7e1b8d4c6f0a5e9b2d7c1f4a8e9b2d7c1f' } },
+    responses: { 200: { description: 'Signed in; the session cookie is set', schema: r.signedInResponse } },
+    errors: ['bad_request', 'unauthorized', 'forbidden', 'rate_limited'],
+  },
+  {
+    method: 'post',
     path: '/v1/auth/invitations/accept',
     operationId: 'acceptInvitation',
     tag: 'Authentication',
@@ -116,7 +132,7 @@ export const platformOperations: Operation[] = [
     summary: 'Start OpenID Connect sign-in (redirects to the provider)',
     description:
       'With `invitation` (the token of an invitation link) the sign-in accepts that invitation: an invited user is activated only this way. ' +
-      '`organizationId` names the organization when the identity has accounts in several.',
+      '`organizationId` names the organization when the identity has accounts in several. `returnTo=console` returns to the web console (`/console/`) once signed in.',
     auth: 'none',
     query: oidcLoginQuery,
     responses: { 302: { description: 'Redirect to the identity provider', headers: { Location: 'The authorization URL' } } },
@@ -129,7 +145,7 @@ export const platformOperations: Operation[] = [
     tag: 'Authentication',
     summary: 'OpenID Connect redirect URI',
     auth: 'none',
-    responses: { 302: { description: 'Signed in; redirect to SIGN_IN_REDIRECT_URL', headers: { Location: 'SIGN_IN_REDIRECT_URL' } } },
+    responses: { 302: { description: 'Signed in; redirect to SIGN_IN_REDIRECT_URL (or /console/ when the sign-in started with returnTo=console)', headers: { Location: 'SIGN_IN_REDIRECT_URL or /console/' } } },
     errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'service_unavailable'],
   },
   {

@@ -1,9 +1,10 @@
 // Public sign-in endpoints (no credential yet): local password sign-in, invitation accept,
-// OpenID Connect sign-in, and logout. Each successful sign-in sets a fresh `svc_session` cookie.
+// OpenID Connect sign-in, an API key exchanged for a session (the console), and logout. Each successful sign-in sets a fresh `svc_session` cookie.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, forbidden } from '../../errors.js';
 import { readCookie } from '../../identity/cookies.js';
-import { acceptInvitationBody, loginBody, oidcLoginQuery, parseInput } from '../../identity/identity.schemas.js';
+import { acceptInvitationBody, apiKeySignInBody, loginBody, oidcLoginQuery, parseInput } from '../../identity/identity.schemas.js';
+import { signInWithApiKey } from '../../identity/api-key-sign-in.js';
 import { acceptInvitation } from '../../identity/invitations.service.js';
 import { createOidcSignIn, OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_MS } from '../../identity/oidc.js';
 import { SESSION_COOKIE, sessionSettings, type SessionSettings } from '../../identity/session-settings.js';
@@ -49,6 +50,14 @@ export function authRoutes(deps: AppDeps): Router {
     res.json({ user: result.user });
   });
 
+  router.post('/auth/api-key', limitSignIn, async (req, res) => {
+    rejectForeignOrigin(req, settings);
+    const body = parseInput(apiKeySignInBody, req.body);
+    const result = await signInWithApiKey(deps.orm.em.fork(), deps.clock, { ...body, previousSessionToken: previousSession(req), requestId: req.requestId });
+    issue(res, result.session);
+    res.json({ user: result.user });
+  });
+
   router.post('/auth/invitations/accept', limitSignIn, async (req, res) => {
     rejectForeignOrigin(req, settings);
     const body = parseInput(acceptInvitationBody, req.body);
@@ -89,7 +98,8 @@ export function authRoutes(deps: AppDeps): Router {
     });
     res.clearCookie(OIDC_FLOW_COOKIE, { path: '/v1/auth/oidc' });
     issue(res, result.session);
-    res.redirect(302, settings.signInRedirectUrl);
+    // A sign-in started from the console (returnTo=console, carried in the sealed flow cookie) returns there.
+    res.redirect(302, identity.returnTo === 'console' ? new URL('/console/', deps.config.publicBaseUrl).href : settings.signInRedirectUrl);
   });
 
   return router;

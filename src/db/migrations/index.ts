@@ -26,6 +26,7 @@ import { Migration20261128190000_api_key_mcp_tools } from './Migration2026112819
 import { Migration20261128190100_tool_approval_api_keys } from './Migration20261128190100_tool_approval_api_keys.js';
 import { Migration20261128191000_prompt_cache_usage } from './Migration20261128191000_prompt_cache_usage.js';
 import { Migration20261128200000_missed_fires } from './Migration20261128200000_missed_fires.js';
+import { Migration20261128203000_session_api_keys } from './Migration20261128203000_session_api_keys.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -54,4 +55,5 @@ export const migrationsList = [
   { name: 'Migration20261128190100_tool_approval_api_keys', class: Migration20261128190100_tool_approval_api_keys },
   { name: 'Migration20261128191000_prompt_cache_usage', class: Migration20261128191000_prompt_cache_usage },
   { name: 'Migration20261128200000_missed_fires', class: Migration20261128200000_missed_fires },
+  { name: 'Migration20261128203000_session_api_keys', class: Migration20261128203000_session_api_keys },
 ];
