@@ -10,6 +10,8 @@
 // REDIS_URL is set, and a Temporal dev server (or TEMPORAL_ADDRESS). GATEWAY_CPU_PROFILE_DIR=<dir>
 // writes V8 CPU profiles of the gateway's processes there. GATEWAY_ENTRY runs another build of the
 // gateway (default dist/api/main.js), SKIP_BUILD=1 leaves dist as it is: two builds compared in turn.
+// BENCH_ONLY=prompt-cache runs only the prompt-caching row (prompt-cache.ts: a 20-turn tool loop
+// through /v1/messages, with and without breakpoints, against an Anthropic-style fake's own bill).
 // BENCH_ONLY=wire runs only the wire-format table, BENCH_WIRE_ROUNDS times (default 1), each
 // scenario in BENCH_WIRE_SLICES turns per format (default 1).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -25,6 +27,7 @@ import { createScratchDatabase } from '../../test/helpers/scratch-database.js';
 import { gatewayEnv } from './gateway-env.js';
 import { openStreams, runLoad, type LoadResult, type Target } from './load.js';
 import { withSlowModel } from './probe-kit.js';
+import { promptCacheRow } from './prompt-cache.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -175,6 +178,7 @@ async function main(): Promise<void> {
   // Built first: the synchronous build blocks this process, and a child's READY line arriving
   // meanwhile would be read only after its start-up timer had fired (a loaded machine takes minutes).
   if (process.env.SKIP_BUILD !== '1') execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (process.env.BENCH_ONLY === 'prompt-cache') return promptCacheRow(root);
   const [upstream, slowUpstream] = await Promise.all([tsx('upstream'), tsx('upstream-slow')]);
   const upstreamUrl = upstream.match[1]!;
   const [bare, gateway] = await Promise.all([tsx('bare', { BENCH_UPSTREAM_URL: upstreamUrl }), startGateway(upstreamUrl, slowUpstream.match[1]!)]);
