@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ToolApproval } from '../approval-policy/entities.js';
 import { toolKeyOf } from '../approval-policy/policy.js';
+import { approvalLink } from '../approvals/links.js';
 import { plaintextSummary } from '../payloads/plaintext-summaries.js';
 import { SEARCH_ATTRIBUTES } from '../temporal.js';
 import { awaitMcpDecisionUpdate, claimMcpCallUpdate, mcpApprovalWorkflowId, type McpApprovalInput, type McpApprovalOutcome } from '../workflows/mcp-approval.contract.js';
@@ -97,7 +98,35 @@ async function requestApproval(deps: McpGatewayDeps, context: CallContext, tool:
       throw error;
     }
   }
+  void mailToKeyUser(deps, context, approval);
   return approval;
+}
+
+/**
+ * The request goes to the key's user by e-mail with the two signed links (the same single-use,
+ * expiring links the run's channels get); a failed send is logged: the API decides it as well.
+ */
+async function mailToKeyUser(deps: McpGatewayDeps, context: CallContext, approval: ToolApproval): Promise<void> {
+  const channel = `email:${context.caller.email}`;
+  const approveUrl = approvalLink(deps, approval, 'approve', channel);
+  const denyUrl = approvalLink(deps, approval, 'deny', channel);
+  try {
+    await deps.mailer.send({
+      to: context.caller.email,
+      subject: `A tool call waits for your approval: ${approval.tool}`,
+      messageId: `<approval.${approval.id}@ai-workspace>`,
+      text: [
+        `An MCP client using your API key asks to call ${approval.tool}.`,
+        `Arguments: ${approval.arguments}`,
+        `Approve: ${approveUrl}`,
+        `Deny: ${denyUrl}`,
+        `Expires ${approval.expiresAt.toISOString()}.`,
+      ].join('\n'),
+      link: approveUrl,
+    });
+  } catch (error) {
+    deps.logger.warn({ err: error, approvalId: approval.id }, 'could not e-mail an approval request to the key\'s user');
+  }
 }
 
 /**

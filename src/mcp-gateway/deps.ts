@@ -11,6 +11,7 @@ import type { Orm } from '../db/orm.js';
 import type { DlpPolicies } from '../gateway/dlp/policy.js';
 import type { Caller } from '../identity/caller.js';
 import type { Logger } from '../logger.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { TemporalHandle } from '../temporal.js';
 
 export interface PooledSession {
@@ -39,6 +40,8 @@ export interface McpGatewayDeps {
   temporal: TemporalHandle;
   gateway: { dlpPolicies: DlpPolicies };
   mcpSessions: McpSessionPool;
+  /** Approval requests go to the key's user by e-mail, with signed links. */
+  mailer: Mailer;
 }
 
 /** Reports progress to the client while a call waits (notifications/progress). */

@@ -5,6 +5,7 @@
 // reason, no decision within MCP_APPROVAL_WAIT_SECONDS is a tool error naming the pending approval,
 // and the same call retried once it is approved runs at once (and only once per approval).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approvalLink } from '../../src/approvals/links.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestUser, type TestUser } from '../helpers/orgs.js';
 import { connect, mcpClient, startMcpStack, textOf, type McpStack } from './mcp-stack.js';
@@ -93,6 +94,19 @@ describe('/v1/mcp approvals', () => {
     }, { timeoutMs: 15_000 });
     await call(s.stack.baseUrl, 'POST', `/approvals/${next.id}/deny`, { key: s.org.admin.key, body: {} });
     expect((await again).isError).toBe(true);
+    await client.close();
+  });
+
+  it("is decided by the signed link e-mailed to the key's user", async () => {
+    const client = await mcpClient(s.stack.baseUrl, key);
+    const answer = client.callTool({ name: 'fixture-http__echo', arguments: { text: 'by link' } });
+    const approval = await pendingFor('by link');
+    const link = new URL(approvalLink(s.stack.runtime, { id: approval.id, expiresAt: new Date(approval.expiresAt) }, 'approve', `email:${s.org.member.email}`));
+    const posted = await fetch(`${s.stack.api.url}${link.pathname}${link.search}`, { method: 'POST' });
+    expect(posted.status, await posted.text()).toBeLessThan(400);
+    expect(textOf(await answer)).toBe('by link');
+    const decided = await call<any>(s.stack.baseUrl, 'GET', `/approvals/${approval.id}`, { key: s.org.member.key });
+    expect(decided.body).toMatchObject({ status: 'approved', decidedVia: 'link', decidedChannel: `email:${s.org.member.email}` });
     await client.close();
   });
 
