@@ -179,3 +179,26 @@ describe('token counts', () => {
     );
   });
 });
+
+describe('Messages documents in the token counts', () => {
+  const text = 'Quarterly revenue grew four percent on the year. '.repeat(20);
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\n%%EOF\n').toString('base64');
+
+  it("counts a plain-text document's title, context and text, and a PDF document by its pages, in the bound and the estimate", async () => {
+    const withDocuments: PromptInput = {
+      messages: [{
+        role: 'user',
+        content: [
+          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, title: 'q3.txt', context: 'From the board pack' },
+          { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf }, citations: { enabled: true } },
+          { type: 'text', text: 'Summarise.' },
+        ],
+      }],
+    };
+    const textOnly: PromptInput = { messages: [{ role: 'user', content: 'Summarise.' }] };
+    const bound = promptTokenBound(withDocuments) - promptTokenBound(textOnly);
+    expect(bound).toBeGreaterThanOrEqual(Buffer.byteLength(text + 'q3.txt' + 'From the board pack') + PDF_PAGE_TOKEN_BOUND);
+    const estimate = (await countPromptTokens(withDocuments)) - (await countPromptTokens(textOnly));
+    expect(estimate).toBeGreaterThanOrEqual((await countTextTokens(text)) + PDF_PAGE_TOKEN_ESTIMATE);
+  });
+});
