@@ -82,7 +82,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   unsupported_media_type: 'the body is not JSON',
   rate_limited: 'too many requests; X-RateLimit-* and Retry-After say when to retry',
   internal_error: 'an unexpected failure (never a stack trace)',
-  provider_error: 'the upstream AI provider answered with an error',
+  provider_error: "the upstream AI provider failed (an error after failover, the gateway's credentials refused, a malformed answer); an upstream's 400, 413 or 422 is the request's own fault and answers 400 bad_request with the upstream's message",
   provider_unavailable: 'every configured upstream AI provider for the model or tier is unavailable (unreachable, timed out, 5xx/429, or circuit open)',
   service_unavailable: "one of the service's own dependencies (database, Redis, Temporal, SMTP, the OIDC identity provider) is unavailable",
 };
