@@ -438,7 +438,11 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
     crossOrganization: { excluded: 'the URL id is the credential (DESIGN.md, Webhooks): whoever holds the URL may post, whatever else they hold' },
   },
   getWebhookExecution: { prepare: async (make) => ({ params: { executionId: await make.execution() } }) },
-  postMcpMessage: { prepare: async () => ({ body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } }) },
+  postMcpMessage: {
+    prepare: async () => ({ body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } }),
+    // 202 is a notification's answer; a request such as tools/list gets its JSON-RPC answer.
+    expected: { status: 200, why: 'a JSON-RPC request is answered' },
+  },
 };
 
 /** The fixture of an operation; fails the test when the operation has none. */
