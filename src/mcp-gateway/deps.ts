@@ -54,4 +54,6 @@ export interface CallContext {
   progress?: ApprovalProgress | undefined;
   /** The client went away or cancelled. */
   signal?: AbortSignal | undefined;
+  /** Whether the key's user is active, looked up while the tool was resolved (else looked up by the call). */
+  ownerActive?: Promise<boolean> | undefined;
 }

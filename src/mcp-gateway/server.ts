@@ -5,6 +5,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../identity/caller.js';
+import { isActiveMember } from '../identity/run-principal.js';
 import { scanTexts } from './dlp.js';
 import { SEARCH_TOOLS, searchTools, searchToolsInput } from './search-tools.js';
 import { callerTools, resolveCallerTool, type CatalogTool, type McpGatewayDeps } from './tool-catalog.js';
@@ -33,6 +34,9 @@ export function createMcpServer(deps: McpGatewayDeps, context: McpRequestContext
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     if (name === SEARCH_TOOLS.name) return search(deps, context, args);
+    // The owner check (one query) runs while the tool is resolved; the call awaits it first.
+    const ownerActive = isActiveMember(deps.orm.em.fork(), context.caller.organizationId, context.caller.userId);
+    ownerActive.catch(() => {});
     const tool = await resolveCallerTool(deps, context.caller, name);
     // Another organization's tool, another member's, one past the key's mcpTools: all unknown alike.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -42,7 +46,7 @@ export function createMcpServer(deps: McpGatewayDeps, context: McpRequestContext
         ? undefined
         : ({ elapsedMs, totalMs, message }) =>
             extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: Math.round(elapsedMs / 1000), total: Math.round(totalMs / 1000), message } });
-    return callTool(deps, { caller: context.caller, requestId: context.requestId, progress, signal: extra.signal }, tool, args);
+    return callTool(deps, { caller: context.caller, requestId: context.requestId, progress, signal: extra.signal, ownerActive }, tool, args);
   });
 
   return server;

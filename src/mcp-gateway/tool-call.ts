@@ -12,7 +12,7 @@ import { AppError } from '../errors.js';
 import { ConnectorFailure, redact } from '../connectors/mcp-client.js';
 import { recordToolCall, type ToolCallOutcome } from '../connectors/tool-calls.js';
 import { TOOL_CALL_TIMEOUT_MS } from '../connectors/tool-use.js';
-import { assertOwnerActive } from '../identity/run-principal.js';
+import { isActiveMember } from '../identity/run-principal.js';
 import { awaitApproval } from './approval.js';
 import type { CallContext } from './deps.js';
 import { guardTexts, scanTexts, type McpDlpScope } from './dlp.js';
@@ -38,7 +38,8 @@ export async function callTool(deps: McpGatewayDeps, context: CallContext, tool:
   let sent: Record<string, unknown>;
   let approvalId: string | undefined;
   try {
-    await assertOwnerActive(deps.orm.em.fork(), context.caller.organizationId, context.caller.userId);
+    const active = await (context.ownerActive ?? isActiveMember(deps.orm.em.fork(), context.caller.organizationId, context.caller.userId));
+    if (!active) throw new AppError('forbidden', "the API key's user is disabled or removed");
     sent = await guardArguments(deps, context, tool, args);
     if (needsApproval(tool)) {
       const decision = await awaitApproval(deps, context, tool, JSON.stringify(sent));
