@@ -432,3 +432,64 @@ describe('reasoning an OpenAI-compatible server shows', () => {
     expect(thinking.messages[1]).toEqual({ role: 'assistant', content: 'a' });
   });
 });
+
+describe('Anthropic prompt-cache usage', () => {
+  const usage = { input_tokens: 10, cache_read_input_tokens: 60, cache_creation_input_tokens: 30, cache_creation: { ephemeral_5m_input_tokens: 20, ephemeral_1h_input_tokens: 10 }, output_tokens: 5 };
+
+  it("reads the writes' 1-hour share (cacheWrite1hTokens) beside their total, whole and streamed from message_start on", () => {
+    const counts = { inputTokens: 100, outputTokens: 5, cacheReadTokens: 60, cacheWriteTokens: 30, cacheWrite1hTokens: 10 };
+    expect(parseAnthropicResponse({ content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', usage }).usage).toEqual(counts);
+    const translator = createAnthropicStreamTranslator();
+    const start = translator.translate({ event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { usage: { ...usage, output_tokens: 1 } } }) });
+    expect(start[0]!.promptUsage).toEqual({ ...counts, outputTokens: 0 });
+    const end = translator.translate({ event: 'message_delta', data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 5 } }) });
+    expect(end.find((chunk) => chunk.usage)!.usage).toEqual(counts);
+  });
+
+  it('takes the split alone as the total when cache_creation_input_tokens is absent', () => {
+    const { cache_creation_input_tokens: _total, ...split } = usage;
+    expect(parseAnthropicResponse({ content: [], usage: split }).usage).toMatchObject({ inputTokens: 100, cacheWriteTokens: 30, cacheWrite1hTokens: 10 });
+  });
+});
+
+describe('fidelity to an Anthropic upstream', () => {
+  const build = (request: Partial<ChatCompletionRequest>) =>
+    JSON.parse(buildAnthropicRequest({ request: { model: 'm', messages: [{ role: 'user', content: 'hi' }], ...request }, upstreamModel: 'claude-x', maxTokens: 100, apiKey: 'k', stream: false }).body);
+
+  it("sends no temperature of its own for a request with upstreamDefaults (a Messages client's), the spec's 0.5 otherwise", () => {
+    expect(build({ upstreamDefaults: true })).not.toHaveProperty('temperature');
+    expect(build({ upstreamDefaults: true, temperature: 1 }).temperature).toBe(0.5);
+    expect(build({}).temperature).toBe(0.5);
+  });
+
+  it('keeps system blocks with their breakpoints, a message-level breakpoint on the last block, metadata and service_tier', () => {
+    const body = build({
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'A', cache_control: { type: 'ephemeral', ttl: '1h' } }, { type: 'text', text: 'B' }] },
+        { role: 'user', content: 'hi', cache_control: { type: 'ephemeral' } },
+      ],
+      metadata: { user_id: 'u-1' },
+      service_tier: 'auto',
+    });
+    expect(body.system).toEqual([{ type: 'text', text: 'A', cache_control: { type: 'ephemeral', ttl: '1h' } }, { type: 'text', text: 'B' }]);
+    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }]);
+    expect(body).toMatchObject({ metadata: { user_id: 'u-1' }, service_tier: 'auto' });
+  });
+
+  it('and an OpenAI-style upstream gets none of it, but prompt_cache_key and prompt_cache_retention', () => {
+    const body = JSON.parse(buildOpenAiRequest({
+      request: {
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }], cache_control: { type: 'ephemeral' } }],
+        tools: [{ type: 'function', function: { name: 'f' }, cache_control: { type: 'ephemeral' } }],
+        metadata: { user_id: 'u-1' },
+        service_tier: 'auto',
+        prompt_cache_key: 'k-1',
+        prompt_cache_retention: '24h',
+      },
+      upstreamModel: 'gpt-x', maxTokens: 10, apiKey: 'k', stream: false,
+    }).body);
+    expect(JSON.stringify(body)).not.toMatch(/cache_control|metadata|service_tier/);
+    expect(body).toMatchObject({ prompt_cache_key: 'k-1', prompt_cache_retention: '24h', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [{ type: 'function', function: { name: 'f' } }] });
+  });
+});

@@ -281,3 +281,17 @@ describe('toAnthropicError', () => {
     expect(toAnthropicError(new AppError(code, 'm'))).toEqual({ status, body: { type: 'error', error: { type, message: 'm' } } });
   });
 });
+
+describe('message_start usage', () => {
+  it("reports the upstream's prompt counts when they came before the answer, the 1-hour writes split out", () => {
+    const promptUsage = { inputTokens: 100, outputTokens: 0, cacheReadTokens: 60, cacheWriteTokens: 30, cacheWrite1hTokens: 10 };
+    const start = new MessagesStreamWriter({ id: 'chatcmpl-1', model: 'm', promptUsage }).start();
+    const message = JSON.parse(start.split('\n')[1]!.slice('data: '.length)).message;
+    expect(message.usage).toEqual({
+      input_tokens: 10, output_tokens: 0, cache_read_input_tokens: 60, cache_creation_input_tokens: 30,
+      cache_creation: { ephemeral_5m_input_tokens: 20, ephemeral_1h_input_tokens: 10 },
+    });
+    // Without them (an OpenAI-style upstream counts only at the end): zeros, as before.
+    expect(new MessagesStreamWriter({ id: 'chatcmpl-1', model: 'm' }).start()).toContain('"usage":{"input_tokens":0,"output_tokens":0}');
+  });
+});
