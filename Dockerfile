@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# Multi-stage build: compile TypeScript and pre-bundle the workflows with the full toolchain,
-# then ship only production dependencies and the build output, running as a non-root user.
+# Multi-stage build: compile TypeScript, pre-bundle the workflows and build the web console
+# (console/, its own package.json) with the full toolchain, then ship only production
+# dependencies and the build output, running as a non-root user.
 # One image serves both processes: `node dist/api/main.js` (default) and `node dist/worker/main.js`.
 
 FROM node:24-bookworm-slim AS build
@@ -8,8 +9,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY console/package.json console/package-lock.json ./console/
+RUN cd console && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund)
 COPY src ./src
 COPY scripts ./scripts
+COPY console ./console
+RUN bash scripts/ensure-console.sh
 RUN npx tsc -p tsconfig.build.json \
  && npx tsx scripts/bundle-workflows.ts dist/workflow-bundle.js \
  && (cd src && find . -name '*.json' -exec cp --parents {} ../dist/ \;)
@@ -27,6 +32,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The console's built assets; the API serves them at /console/ (dist/api/console.js reads ../../console/dist).
+COPY --from=build /app/console/dist ./console/dist
 COPY package.json ./
 RUN mkdir -p /var/lib/ai-workspace && chown node:node /var/lib/ai-workspace
 USER node

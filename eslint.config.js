@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', '.test-build/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', '.test-build/**', 'console/node_modules/**', 'console/dist/**', 'console/src/api-types.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# The web console's own dependencies and build (console/dist), which its browser tests load.
+bash scripts/ensure-console.sh
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-tour-tools.sh
 # The tests start their own Temporal dev server: the CLI (built now if needed), else the SDK's download.
@@ -20,6 +22,7 @@ fi
 echo "[test] database: $([ -n "${DATABASE_URL:-}" ] && echo PostgreSQL || echo PGlite); redis: $([ -n "${REDIS_URL:-}" ] && echo Redis || echo in-process fallback)"
 
 echo "[test] typecheck"; npx tsc --noEmit -p tsconfig.json
+echo "[test] typecheck console"; (cd console && npx tsc --noEmit -p tsconfig.json)
 echo "[test] lint"; npx eslint .
 echo "[test] import cycles"; bash scripts/check-cycles.sh
 report=$(mktemp)

@@ -27,6 +27,7 @@ import { dlpRoutes } from './routes/dlp.js';
 import { usersRoutes } from './routes/users.js';
 import { healthRoutes } from './routes/health.js';
 import { docsRoutes } from './routes/docs.js';
+import { consoleRoutes } from './console.js';
 import { marketplaceRoutes } from './routes/marketplace.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { assistantRoutes } from './routes/assistants.js';
@@ -71,6 +72,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));
+  app.use(consoleRoutes(deps));
   app.use(`/v1${CODEC_PATH}`, codecCors(deps.config.temporalUiOrigin));
   app.use(validatePathParams(apiOperations.filter((o) => !o.path.startsWith('/v1/')), '', ['none']));
   app.use(marketplaceRoutes(deps));

@@ -65,6 +65,7 @@ await runMain('dev', async () => {
       '',
       'AI workspace is running',
       `  API base URL      ${config.publicBaseUrl}`,
+      `  Web console       ${new URL('/console/', config.publicBaseUrl).href}   (sign in with the owner API key below)`,
       `  Health            http://localhost:${api.port}/readyz`,
       `  Temporal Web UI   ${temporalServer?.uiUrl ?? '(external Temporal at ' + config.TEMPORAL_ADDRESS + ')'}`,
       `  Temporal address  ${temporalServer?.address ?? config.TEMPORAL_ADDRESS}`,
