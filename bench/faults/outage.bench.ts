@@ -13,7 +13,7 @@
 // acknowledgment to the last delivery (the backlog the burst left; the baseline's is the steady lag),
 // and the fired runs.
 //
-//   REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/faults/outage.bench.ts     (DURATION_S=30)
+//   REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/faults/outage.bench.ts     (DURATION_S=30, SCENARIOS=none,temporal,postgres)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,19 +39,21 @@ const [temporal, postgres, bundlePath, buildDir] = await Promise.all([
 await (await openDatabase({ databaseUrl: postgres.url }, { entities })).close();
 const rows: string[] = [];
 const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-const scenarios: Array<[string, () => Promise<void>]> = [
-  ['no fault', async () => undefined],
-  [`Temporal SIGKILLed, back after ${TEMPORAL_DOWN_S} s`, async () => {
+/** Which scenarios to run (default all): `none`, `temporal`, `postgres`. */
+const ONLY = (process.env.SCENARIOS ?? 'none,temporal,postgres').split(',');
+const scenarios = ([
+  ['none', 'no fault', async () => undefined],
+  ['temporal', `Temporal SIGKILLed, back after ${TEMPORAL_DOWN_S} s`, async () => {
     await temporal.kill();
     await pause(TEMPORAL_DOWN_S);
     await temporal.restart();
   }],
-  [`PostgreSQL crashed, back after ${POSTGRES_DOWN_S} s`, async () => {
+  ['postgres', `PostgreSQL crashed, back after ${POSTGRES_DOWN_S} s`, async () => {
     await postgres.crash();
     await pause(POSTGRES_DOWN_S);
     await postgres.start();
   }],
-];
+] as Array<[string, string, () => Promise<void>]>).filter(([id]) => ONLY.includes(id)).map(([, name, fault]) => [name, fault] as const);
 try {
   for (const [name, fault] of scenarios) {
     const options: FaultStackOptions = {
@@ -93,7 +95,8 @@ process.stdout.write([
 
 function row(name: string, r: OutageReport): string {
   const refusals = r.refusals.filter((refusal) => refusal.status === 503 && refusal.retryAfter).length;
-  const others = r.refusals.length - refusals;
+  // Any other answer, by status and code (0: no answer within the sender's 15 s, or the connection cut).
+  const others = r.refusals.filter((refusal) => !(refusal.status === 503 && refusal.retryAfter)).map((refusal) => `${refusal.status} ${refusal.code ?? ''}`.trim());
   const withoutAck = Number.isFinite(r.secondsWithoutAck) ? r.secondsWithoutAck.toFixed(1) : '-';
-  return `| ${name} | ${r.burst.acknowledged} | ${r.burst.success} | ${r.burst.duplicates} | ${refusals}${others ? ` (+${others} other)` : ''} | ${(r.slowestAnswerMs / 1000).toFixed(1)} s | ${withoutAck} | ${r.secondsToDrain.toFixed(1)} | ${r.secondsAfterBurst.toFixed(1)} | ${r.runs.success}/${r.runs.fired} / ${r.runs.delivered} |`;
+  return `| ${name} | ${r.burst.acknowledged} | ${r.burst.success} | ${r.burst.duplicates} | ${refusals}${others.length ? ` (+${others.length}: ${others.join(', ')})` : ''} | ${(r.slowestAnswerMs / 1000).toFixed(1)} s | ${withoutAck} | ${r.secondsToDrain.toFixed(1)} | ${r.secondsAfterBurst.toFixed(1)} | ${r.runs.success}/${r.runs.fired} / ${r.runs.delivered} |`;
 }
