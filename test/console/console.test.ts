@@ -63,10 +63,8 @@ function watchProblems(page: Page): string[] {
 async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, not as an inline <script>: the console's CSP stays on.
   await page.evaluate(fs.readFileSync(path.join(root, 'console', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    return axe.run(document);
-  });
+  // Browser code as strings: the root's type-check has no DOM library.
+  const result = (await page.evaluate('axe.run(document)')) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
 }
 
@@ -139,7 +137,7 @@ describe.skipIf(chromiumMissing)(`the web console in headless Chromium (${CHROMI
     await page.getByText('Nothing is waiting.').waitFor();
 
     // The key is kept nowhere in the browser: not in storage, not in a readable cookie, not in the URL.
-    const kept = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href }));
+    const kept = String(await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href })'));
     expect(kept).not.toContain(org.owner.key);
     expect((await context.cookies()).map((c) => c.value).join(' ')).not.toContain(org.owner.key);
 
@@ -186,12 +184,15 @@ describe.skipIf(chromiumMissing)(`the web console in headless Chromium (${CHROMI
     expect(await page.getByTestId('spent').innerText()).toMatch(/^\$\d/);
     expect(await page.getByRole('cell', { name: 'fake-model' }).count()).toBeGreaterThan(0);
     // The chart's canvas is drawn: some pixels are not blank.
-    const painted = await chart.locator('canvas').first().evaluate((canvas: HTMLCanvasElement) => {
-      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let inked = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) inked++;
-      return inked;
-    });
+    const painted = Number(
+      await page.evaluate(`(() => {
+        const canvas = document.querySelector('[data-testid=spend-chart] canvas');
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let inked = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
+        return inked;
+      })()`),
+    );
     expect(painted).toBeGreaterThan(100);
     expect(await axeViolations(page), 'axe on the overview').toEqual([]);
 
@@ -258,7 +259,7 @@ describe.skipIf(chromiumMissing)(`the web console in headless Chromium (${CHROMI
     expect(await page.getByText(admin.email).count()).toBe(1);
     await page.getByRole('link', { name: 'Approvals' }).click();
     await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     expect(problems).toEqual([]);
