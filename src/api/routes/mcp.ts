@@ -1,8 +1,9 @@
 // /v1/mcp: the MCP gateway (issue 43, src/mcp-gateway/), an MCP server over Streamable HTTP.
 // Stateless: each POST gets a fresh server and transport (no Mcp-Session-Id), so any API process
 // answers any request. API keys only (`Authorization: Bearer <key>`): a session cookie is 401, as
-// is no credential. A tools/call answers as server-sent events, so a call waiting for approval
-// can send progress; everything else answers plain JSON. GET (a standalone event stream) and
+// is no credential. A tools/call that asked for progress (a progress token) answers as server-sent
+// events, so a call waiting for approval can send it; everything else answers plain JSON, which
+// costs both sides less. GET (a standalone event stream) and
 // DELETE (ending a session) have nothing to serve here: 405.
 import { Router, type Request, type RequestHandler } from 'express';
 import { unauthorized } from '../../errors.js';
@@ -48,7 +49,7 @@ export function mcpRoutes(deps: AppDeps): Router {
     acceptBothAnswerTypes(req);
     const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await load();
     const server = createMcpServer(deps, { caller, requestId: req.requestId });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: message.method !== 'tools/call' });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(message) });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -71,4 +72,10 @@ function acceptBothAnswerTypes(req: Request): void {
   for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === 'accept') raw.splice(i, 2);
   raw.push('Accept', both);
   req.headers.accept = both;
+}
+
+/** A tools/call whose client gave a progress token: it is answered as an event stream. */
+function wantsProgress(message: { method: string; params?: Record<string, unknown> | undefined }): boolean {
+  const meta = message.params?._meta;
+  return message.method === 'tools/call' && typeof meta === 'object' && meta !== null && (meta as { progressToken?: unknown }).progressToken !== undefined;
 }
