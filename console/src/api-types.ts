@@ -1561,6 +1561,17 @@ export interface components {
                 cacheReadTokens: number;
                 cacheWriteTokens: number;
                 cacheSaving: number;
+            } | {
+                apiKeyId: string | null;
+                name: string | null;
+                prefix: string | null;
+                requests: number;
+                inputTokens: number;
+                outputTokens: number;
+                estimatedCost: number;
+                cacheReadTokens: number;
+                cacheWriteTokens: number;
+                cacheSaving: number;
             })[];
         };
         UsageReport: components["schemas"]["UsageSummary"] | components["schemas"]["UsageGroups"];
@@ -5315,7 +5326,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                groupBy?: "model" | "user" | "day";
+                groupBy?: "model" | "user" | "day" | "key";
             };
             header?: never;
             path?: never;

@@ -10,7 +10,7 @@ const isoDateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true }
 export const usageQuery = z.object({
   from: isoDateOrDateTime.optional(),
   to: isoDateOrDateTime.optional(),
-  groupBy: z.enum(['model', 'user', 'day'], { error: 'must be one of model, user, day' }).optional(),
+  groupBy: z.enum(['model', 'user', 'day', 'key'], { error: 'must be one of model, user, day, key' }).optional(),
 });
 export type UsageQuery = z.infer<typeof usageQuery>;
 

@@ -1,5 +1,5 @@
 // Overview: this month's spend (GET /v1/billing/usage): by day as a chart, by model, by key
-// (each key's spentThisMonth from GET /v1/api-keys), the budget and what is left, and requests.
+// (groupBy=key), the budget and what is left, and requests.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -8,7 +8,7 @@ import type { Me } from '../app';
 
 type Summary = Extract<Ok<'/v1/billing/usage', 'get'>, { totals: unknown }>;
 type Groups = Extract<Ok<'/v1/billing/usage', 'get'>, { groups: unknown }>['groups'];
-type Keys = Ok<'/v1/api-keys', 'get'>['apiKeys'];
+type KeyGroup = Extract<Groups[number], { apiKeyId: string | null }>;
 
 const usd = (value: number) => `$${value.toFixed(value !== 0 && Math.abs(value) < 0.01 ? 6 : 2)}`;
 
@@ -16,18 +16,18 @@ export function Overview({ me }: { me: Me }) {
   const [summary, setSummary] = useState<Summary | null>(null);
   const [days, setDays] = useState<Array<{ day: string; estimatedCost: number; requests: number }>>([]);
   const [models, setModels] = useState<Array<{ model: string; estimatedCost: number; requests: number }>>([]);
-  const [keys, setKeys] = useState<Keys>([]);
+  const [keys, setKeys] = useState<KeyGroup[]>([]);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (me.role === 'member') return;
-    const group = (groupBy: 'day' | 'model') => api('get', '/v1/billing/usage', { query: { groupBy } }).then((r) => (r as { groups: Groups }).groups);
-    Promise.all([api('get', '/v1/billing/usage'), group('day'), group('model'), api('get', '/v1/api-keys')])
-      .then(([total, byDay, byModel, apiKeys]) => {
+    const group = (groupBy: 'day' | 'model' | 'key') => api('get', '/v1/billing/usage', { query: { groupBy } }).then((r) => (r as { groups: Groups }).groups);
+    Promise.all([api('get', '/v1/billing/usage'), group('day'), group('model'), group('key')])
+      .then(([total, byDay, byModel, byKey]) => {
         setSummary(total as Summary);
         setDays(byDay.filter((g): g is Extract<Groups[number], { day: string }> => 'day' in g));
         setModels(byModel.filter((g): g is Extract<Groups[number], { model: string }> => 'model' in g));
-        setKeys(apiKeys.apiKeys.filter((key) => key.spentThisMonth > 0 || !key.revokedAt));
+        setKeys(byKey.filter((g): g is KeyGroup => 'apiKeyId' in g));
       })
       .catch((caught: unknown) => setError(caught instanceof ApiError ? caught.message : 'Could not load usage'));
   }, [me.role]);
@@ -101,20 +101,31 @@ export function Overview({ me }: { me: Me }) {
             <thead>
               <tr>
                 <th scope="col">Key</th>
-                <th scope="col">Budget</th>
+                <th scope="col">Requests</th>
                 <th scope="col">Spend</th>
               </tr>
             </thead>
             <tbody>
               {keys.map((key) => (
-                <tr key={key.id}>
+                <tr key={key.apiKeyId ?? 'none'}>
                   <td>
-                    {key.name} <code>{key.prefix}…</code>
+                    {key.apiKeyId === null ? (
+                      'No key (sessions, automation runs)'
+                    ) : (
+                      <>
+                        {key.name ?? 'removed key'} <code>{key.prefix}…</code>
+                      </>
+                    )}
                   </td>
-                  <td>{key.monthlyBudget === null ? '—' : usd(key.monthlyBudget)}</td>
-                  <td>{usd(key.spentThisMonth)}</td>
+                  <td>{key.requests}</td>
+                  <td>{usd(key.estimatedCost)}</td>
                 </tr>
               ))}
+              {keys.length === 0 && (
+                <tr>
+                  <td colSpan={3}>No usage this month.</td>
+                </tr>
+              )}
             </tbody>
           </table>
         </div>

@@ -345,7 +345,9 @@ export const platformOperations: Operation[] = [
     operationId: 'getUsage',
     tag: 'Billing',
     summary: 'Token usage and cost, totals or grouped',
-    description: 'The range is `[from, to)`; `from` defaults to the start of the UTC month, `to` to now. A date-only `to` includes that day.',
+    description:
+      'The range is `[from, to)`; `from` defaults to the start of the UTC month, `to` to now. A date-only `to` includes that day. ' +
+      '`groupBy=key` groups by API key (with its name and prefix; calls without a key under `apiKeyId: null`), read from the usage records rather than the rollups.',
     auth: 'caller',
     role: 'admin',
     query: usageQuery,

@@ -346,6 +346,12 @@ export const usageReport = z
             z.object({ model: z.string(), ...usageTotals }),
             z.object({ userId: z.string(), email: z.string().nullable(), ...usageTotals }),
             z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), ...usageTotals }),
+            z.object({
+              apiKeyId: z.string().nullable().describe('null: calls made without an API key (a browser session, an automation run)'),
+              name: z.string().nullable(),
+              prefix: z.string().nullable(),
+              ...usageTotals,
+            }),
           ]),
         ),
       })
