@@ -22,6 +22,6 @@ describe('console/src/api-types.ts', () => {
     const generated = await generateApiTypes();
     const committed = fs.readFileSync(API_TYPES_FILE, 'utf8');
     expect(generated.includes('"/v1/auth/api-key"'), 'the key exchange is in the document').toBe(true);
-    expect(committed === generated, 'console/src/api-types.ts is out of date: run npx tsx console/scripts/generate-api-types.ts').toBe(true);
+    expect(committed === generated, 'console/src/api-types.ts is out of date: run npm run console:types').toBe(true);
   }, 120_000);
 });
