@@ -234,6 +234,10 @@ describe.skipIf(chromiumMissing)(`the web console in headless Chromium (${CHROMI
     await card.getByRole('button', { name: 'Run now', exact: true }).click();
     await card.getByRole('cell', { name: 'Hello from the console run.' }).waitFor({ timeout: 60_000 });
     expect(await card.locator('td.status').first().innerText()).toBe('success');
+    // The run links to its workflow in the Temporal Web UI.
+    const [lastRun] = (await as(org.owner.key)('GET', `/automations/${automation.body.id}/runs`)).body.runs;
+    const workflowLink = card.getByRole('link', { name: /workflow in the Temporal Web UI/ }).first();
+    expect(await workflowLink.getAttribute('href')).toBe(`${stack.config.temporalUiOrigin}/namespaces/${stack.config.TEMPORAL_NAMESPACE}/workflows/run%2F${lastRun.id}`);
     await card.getByRole('button', { name: 'Activate' }).click();
     await card.getByRole('button', { name: 'Pause' }).waitFor();
     expect((await as(org.owner.key)('GET', `/automations/${automation.body.id}`)).body.status).toBe('active');

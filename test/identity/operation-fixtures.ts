@@ -108,6 +108,7 @@ function keyState(make: ResourceMaker, key: Json) {
 export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   // Operations
   getHealth: plain(),
+  getConsoleSettings: plain(),
   getReadiness: plain(),
   getMetrics: plain(),
   getOpenApiDocument: plain(),

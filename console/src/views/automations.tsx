@@ -1,10 +1,17 @@
 // Automations: each with its status, schedule and next fire, its last runs (status, output,
 // cost), "Run now", and Pause or Activate. Runs refresh every few seconds while one is running.
+// For admins and the owner each run links to its workflow in the Temporal Web UI
+// (GET /v1/console/settings says where it is; members get 403 and no links).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type Ok } from '../api';
 
 type Automation = Ok<'/v1/automations', 'get'>['automations'][number];
 type Run = Ok<'/v1/automations/{id}/runs', 'get'>['runs'][number];
+type Settings = Ok<'/v1/console/settings', 'get'>;
+
+/** The run's workflow (`run/<runId>`) in the Temporal Web UI. */
+const workflowUrl = (settings: Settings, runId: string) =>
+  `${settings.temporalUiOrigin}/namespaces/${encodeURIComponent(settings.temporalNamespace)}/workflows/${encodeURIComponent(`run/${runId}`)}`;
 
 const POLL_MS = 3000;
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'â€”');
@@ -12,6 +19,10 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'â€
 export function Automations() {
   const [automations, setAutomations] = useState<Automation[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [settings, setSettings] = useState<Settings | null>(null);
+  useEffect(() => {
+    api('get', '/v1/console/settings').then(setSettings, () => setSettings(null));
+  }, []);
   const load = useCallback(() => {
     api('get', '/v1/automations', { query: { limit: 100 } }).then(
       (res) => setAutomations(res.automations),
@@ -26,14 +37,14 @@ export function Automations() {
       {automations.length === 0 && <p>No automations yet.</p>}
       <ul class="cards">
         {automations.map((automation) => (
-          <AutomationCard key={automation.id} automation={automation} onChanged={load} />
+          <AutomationCard key={automation.id} automation={automation} settings={settings} onChanged={load} />
         ))}
       </ul>
     </section>
   );
 }
 
-function AutomationCard({ automation, onChanged }: { automation: Automation; onChanged: () => void }) {
+function AutomationCard({ automation, settings, onChanged }: { automation: Automation; settings: Settings | null; onChanged: () => void }) {
   const [runs, setRuns] = useState<Run[]>([]);
   const [error, setError] = useState<string | null>(null);
   /** Bumped by an action: the runs are polled again until none is running. */
@@ -108,7 +119,16 @@ function AutomationCard({ automation, onChanged }: { automation: Automation; onC
           <tbody>
             {runs.map((run) => (
               <tr key={run.id} data-run-id={run.id}>
-                <td>{when(run.startedAt)}</td>
+                <td>
+                  {settings ? (
+                    <a href={workflowUrl(settings, run.id)} target="_blank" rel="noopener noreferrer">
+                      {when(run.startedAt)}
+                      <span class="visually-hidden"> (workflow in the Temporal Web UI)</span>
+                    </a>
+                  ) : (
+                    when(run.startedAt)
+                  )}
+                </td>
                 <td>{run.trigger}</td>
                 <td class={`status status-${run.status}`}>
                   {run.status}
