@@ -3,6 +3,7 @@
 // restart loses nothing). It serves `tools/list` (the caller's tools, descriptions scanned as
 // untrusted text; `search_tools` added past MCP_SEARCH_TOOLS_THRESHOLD) and `tools/call`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../identity/caller.js';
 import { isActiveMember } from '../identity/run-principal.js';
@@ -21,8 +22,17 @@ export interface McpRequestContext {
   requestId?: string | undefined;
 }
 
-export function createMcpServer(deps: McpGatewayDeps, context: McpRequestContext): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+/**
+ * Builds the server of each request. What servers can share is built once: the SDK's JSON-schema
+ * validator (an Ajv instance, a few milliseconds of CPU to build; a server builds one unless given one).
+ */
+export function mcpServerFactory(deps: McpGatewayDeps): (context: McpRequestContext) => Server {
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  return (context) => createMcpServer(deps, context, jsonSchemaValidator);
+}
+
+function createMcpServer(deps: McpGatewayDeps, context: McpRequestContext, jsonSchemaValidator: AjvJsonSchemaValidator): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = await callerTools(deps, context.caller);

@@ -41,14 +41,17 @@ export function mcpRoutes(deps: AppDeps): Router {
       throw error;
     }));
 
+  let serverFor: ReturnType<McpModules[1]['mcpServerFactory']> | undefined;
+
   router.post(MCP_PATH, async (req, res) => {
     const caller = callerOf(req);
     if (caller.via !== 'api_key') throw unauthorized('/v1/mcp takes an API key: Authorization: Bearer <key>');
     res.removeHeader('WWW-Authenticate');
     const message = parseInput(mcpMessageBody, req.body);
     acceptBothAnswerTypes(req);
-    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await load();
-    const server = createMcpServer(deps, { caller, requestId: req.requestId });
+    const [{ StreamableHTTPServerTransport }, { mcpServerFactory }] = await load();
+    serverFor ??= mcpServerFactory(deps);
+    const server = serverFor({ caller, requestId: req.requestId });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(message) });
     res.on('close', () => {
       void transport.close();
