@@ -10,7 +10,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY console/package.json console/package-lock.json ./console/
-RUN cd console && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund)
+# Stamped as scripts/ensure-console.sh stamps it, so the build step below does not install again.
+RUN cd console && (npm ci --no-audit --no-fund || npm install --no-audit --no-fund) \
+ && sha256sum package-lock.json | cut -d' ' -f1 > node_modules/.installed-lock.sha256
 COPY src ./src
 COPY scripts ./scripts
 COPY console ./console
