@@ -2780,8 +2780,6 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
-        } & {
-            [key: string]: unknown;
         };
     };
     responses: never;

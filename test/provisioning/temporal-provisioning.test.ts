@@ -260,17 +260,21 @@ describe('scripts/temporal.sh prepare (what dev.sh and test.sh run)', () => {
 describe('scripts/dev.sh', () => {
   /** The runner's command line: the API's node flags (src/node-flags.ts), then tsx and the runner. */
   const RUNNER_ARGS = `${API_NODE_FLAGS.join(' ')} --import tsx src/dev/runner.ts`;
-  /** A scratch copy of the repo's start scripts, a no-op ensure-deps, and a `node` that records its arguments. */
+  /**
+   * A scratch copy of the repo's start scripts, a no-op ensure-deps and ensure-console (the console's
+   * watcher off: CONSOLE_WATCH=0), and a `node` that records its arguments.
+   */
   function devShCopy() {
     const repo = freshDir('repo');
     fs.mkdirSync(path.join(repo, 'scripts'));
     for (const script of ['dev.sh', 'temporal.sh']) fs.copyFileSync(path.join(root, 'scripts', script), path.join(repo, 'scripts', script));
     executable(path.join(repo, 'scripts/ensure-deps.sh'), 'exit 0');
+    executable(path.join(repo, 'scripts/ensure-console.sh'), 'exit 0');
     const nodeDir = freshDir('node-bin');
     const nodeLog = path.join(nodeDir, 'node.log');
     executable(path.join(nodeDir, 'node'), `echo "$*" > '${nodeLog}'`);
     return {
-      run: (env: NodeJS.ProcessEnv) => run(path.join(repo, 'scripts/dev.sh'), [], env, repo),
+      run: (env: NodeJS.ProcessEnv) => run(path.join(repo, 'scripts/dev.sh'), [], { ...env, CONSOLE_WATCH: '0' }, repo),
       nodeArgs: () => (fs.existsSync(nodeLog) ? fs.readFileSync(nodeLog, 'utf8').trim() : undefined),
       nodeDir,
     };
