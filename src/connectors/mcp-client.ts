@@ -96,15 +96,7 @@ export async function withConnectorSession<T>(
   const modules = await loadSessionModules();
   const killGraceMs = Math.min(1000, Math.floor(timeoutMs / 4));
   const deadline = Date.now() + timeoutMs - killGraceMs;
-  let release: (() => void) | undefined;
-  if (launch.entry.transport === 'stdio' && launch.confinement) {
-    try {
-      release = await processSlots(launch.confinement.maxProcesses).acquire(deadline);
-    } catch (error) {
-      if (error instanceof SlotUnavailable) throw new ConnectorFailure('start', error.message);
-      throw error;
-    }
-  }
+  const release = await processSlotFor(launch, deadline);
   const { transport, dispose } = createTransport(modules, launch, killGraceMs, Math.ceil(timeoutMs / 1000) + 1);
   const client = new modules.Client(CLIENT_INFO, { capabilities: {} });
   const stage: { current: SessionStage } = { current: 'initialize' };
@@ -148,6 +140,18 @@ export interface OpenConnectorSession {
   close(): Promise<void>;
 }
 
+
+/** A process slot for a confined stdio connector (none for others), or a start failure when none frees up by the deadline. */
+async function processSlotFor(launch: ConnectorLaunch, deadline: number): Promise<(() => void) | undefined> {
+  if (launch.entry.transport !== 'stdio' || !launch.confinement) return undefined;
+  try {
+    return await processSlots(launch.confinement.maxProcesses).acquire(deadline);
+  } catch (error) {
+    if (error instanceof SlotUnavailable) throw new ConnectorFailure('start', error.message);
+    throw error;
+  }
+}
+
 /**
  * Starts a connector and initializes a session that stays open until close() (or the connector
  * exits). Starting holds a process slot for a stdio connector for the session's whole life, so
@@ -159,15 +163,7 @@ export async function openConnectorSession(launch: ConnectorLaunch, options: { s
   const modules = await loadSessionModules();
   const killGraceMs = 1000;
   const deadline = Date.now() + options.startTimeoutMs;
-  let release: (() => void) | undefined;
-  if (launch.entry.transport === 'stdio' && launch.confinement) {
-    try {
-      release = await processSlots(launch.confinement.maxProcesses).acquire(deadline);
-    } catch (error) {
-      if (error instanceof SlotUnavailable) throw new ConnectorFailure('start', error.message);
-      throw error;
-    }
-  }
+  const release = await processSlotFor(launch, deadline);
   const { transport, dispose } = createTransport(modules, launch, killGraceMs, options.cpuSeconds);
   const client = new modules.Client(CLIENT_INFO, { capabilities: {} });
   let closed = false;
