@@ -1105,6 +1105,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gateway/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listGatewayRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1819,6 +1835,37 @@ export interface components {
         ConsoleSettings: {
             temporalUiOrigin: string;
             temporalNamespace: string;
+        };
+        GatewayRequest: {
+            id: string;
+            createdAt: string;
+            modelRequested: string;
+            model: string | null;
+            provider: string | null;
+            userId: string;
+            apiKeyId: string | null;
+            /** @enum {string} */
+            source: "gateway" | "automation" | "webhook" | "assistant";
+            runId: string | null;
+            requestId: string | null;
+            stream: boolean;
+            status: number;
+            /** @enum {string} */
+            outcome: "success" | "failure" | "blocked" | "aborted" | "rejected";
+            errorCode: string | null;
+            attempts: number;
+            latencyMs: number;
+            inputTokens: number;
+            outputTokens: number;
+            cacheReadTokens: number;
+            cacheWriteTokens: number;
+            cost: number;
+            estimated: boolean;
+            cached: boolean;
+        };
+        GatewayRequestList: {
+            requests: components["schemas"]["GatewayRequest"][];
+            total: number;
         };
         Error: {
             error: {
@@ -11994,6 +12041,89 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "forbidden";
+                        };
+                    };
+                };
+            };
+            429: {
+                headers: {
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGatewayRequests: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                model?: string;
+                apiKeyId?: string;
+                status?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-RateLimit-Limit"?: string;
+                    "X-RateLimit-Remaining"?: string;
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayRequestList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "bad_request";
+                        };
+                    };
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
                         };
                     };
                 };

@@ -17,6 +17,7 @@ import { apiKeysRoutes } from './routes/api-keys.js';
 import { approvalLinkRoutes } from './routes/approval-links.js';
 import { approvalsRoutes } from './routes/approvals.js';
 import { auditLogsRoutes } from './routes/audit-logs.js';
+import { gatewayRequestsRoutes } from './routes/gateway-requests.js';
 import { authRoutes } from './routes/auth.js';
 import { automationsRoutes } from './routes/automations.js';
 import { gatewayRoutes } from './routes/chat-completions.js';
@@ -47,7 +48,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes, codecRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes, mcpRoutes, consoleSettingsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, gatewayRequestsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes, mcpRoutes, consoleSettingsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();

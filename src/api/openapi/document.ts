@@ -14,10 +14,11 @@ import { platformOperations } from './operations.platform.js';
 import { workspaceOperations } from './operations.workspace.js';
 import { mcpOperations } from './operations.mcp.js';
 import { consoleOperations } from './operations.console.js';
+import { requestRecordOperations } from './operations.requests.js';
 import { apiSchemas, type Operation } from './registry.js';
 
 /** Every endpoint of the API, in the order the reference shows them. */
-export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...wireOperations, ...automationOperations, ...approvalOperations, ...workspaceOperations, ...codecOperations, ...mcpOperations, ...consoleOperations];
+export const apiOperations: Operation[] = [...platformOperations, ...gatewayOperations, ...wireOperations, ...automationOperations, ...approvalOperations, ...workspaceOperations, ...codecOperations, ...mcpOperations, ...consoleOperations, ...requestRecordOperations];
 
 export const errorBody = z
   .object({
