@@ -1,6 +1,7 @@
 // An answer's usage for its settlement and records, whatever ended it: what the upstream reported,
 // what it reported of the prompt before the stream ended (Anthropic's message_start), the estimate
 // (tokens.ts: bounded, never throws), or the hold's own worst case.
+import type { BpeCounter } from './bpe-count.js';
 import type { Failover } from './failover.js';
 import { cacheSavingOf, costOf } from './pricing.js';
 import type { NormalizedChunk, TokenCounts } from './providers/types.js';
@@ -54,10 +55,10 @@ export class OutputTally {
     return true;
   }
 
-  async usage(prompt: PromptInput): Promise<TokenCounts & { estimated: boolean }> {
+  async usage(bpe: BpeCounter, prompt: PromptInput): Promise<TokenCounts & { estimated: boolean }> {
     if (this.reported) return { ...this.reported, estimated: false };
-    const outputTokens = await countCompletionTokens(this.text, this.toolArguments);
+    const outputTokens = await countCompletionTokens(bpe, this.text, this.toolArguments);
     if (this.promptReported) return { ...this.promptReported, outputTokens, estimated: true };
-    return { inputTokens: await countPromptTokens(prompt), outputTokens, estimated: true };
+    return { inputTokens: await countPromptTokens(bpe, prompt), outputTokens, estimated: true };
   }
 }

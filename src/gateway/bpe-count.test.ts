@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer';
-import { describe, expect, it } from 'vitest';
-import { countBpeTokens, MAX_RUN, pieceEnds, PIECE_CHARS, SAMPLE_CHARS, samplePieces } from './bpe-count.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BpeCounter, MAX_RUN, pieceEnds, PIECE_CHARS, SAMPLE_CHARS, samplePieces } from './bpe-count.js';
+
+const bpe = new BpeCounter();
+afterAll(() => bpe.close());
 
 const exact = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
@@ -36,31 +39,40 @@ describe('countBpeTokens', () => {
   it('counts short prose exactly as o200k does', async () => {
     const text = plainProse(SAMPLE_CHARS);
     expect(longestRun(text)).toBeLessThanOrEqual(MAX_RUN);
-    expect(await countBpeTokens([text])).toBe(exact(text));
+    expect(await bpe.count([text])).toBe(exact(text));
   });
 
   it('counts short markdown within 1% of o200k (its long rules and URLs are cut)', async () => {
     const text = corpus[0]!.slice(0, SAMPLE_CHARS);
-    expect(Math.abs((await countBpeTokens([text])) / exact(text) - 1)).toBeLessThan(0.01);
+    expect(Math.abs((await bpe.count([text])) / exact(text) - 1)).toBeLessThan(0.01);
   });
 
   it('stays within 10% of o200k on long ordinary text, sampled', async () => {
     for (const text of corpus) {
       expect(text.length).toBeGreaterThan(SAMPLE_CHARS);
-      const counted = await countBpeTokens([text]);
+      const counted = await bpe.count([text]);
       expect(Math.abs(counted / exact(text) - 1)).toBeLessThan(0.1);
     }
   });
 
   it('counts several texts as their sum', async () => {
     const texts = ['Summarize the notes.', 'Ünïcödé façade — 東京都の天気は？ 🚀', '{"json": [1, 2]}'];
-    expect(await countBpeTokens(texts)).toBe(texts.reduce((total, text) => total + exact(text), 0));
+    expect(await bpe.count(texts)).toBe(texts.reduce((total, text) => total + exact(text), 0));
   });
 
   it('counts special tokens as the text they are, and never throws', async () => {
     const text = 'before <|endoftext|> after <|im_start|>';
     expect(() => countTokens(text)).toThrow(/Disallowed special token/);
-    expect(await countBpeTokens([text])).toBe(exact(text));
+    expect(await bpe.count([text])).toBe(exact(text));
+  });
+
+  it('answers a count waiting when it is closed by the byte bound, and counts again after', async () => {
+    const counter = new BpeCounter();
+    const waiting = counter.count(['héllo wörld']);
+    await counter.close();
+    expect(await waiting).toBe(Buffer.byteLength('héllo wörld'));
+    expect(await counter.count(['hello world'])).toBe(exact('hello world'));
+    await counter.close();
   });
 
   it('counts a megabyte of unbroken letters without tokenizing it whole', async () => {
@@ -69,7 +81,7 @@ describe('countBpeTokens', () => {
     const { pieces } = samplePieces([text]);
     const tokenized = pieces.reduce((total, piece) => total + piece.length, 0);
     expect(tokenized).toBeLessThanOrEqual(2 * SAMPLE_CHARS);
-    const counted = await countBpeTokens([text]);
+    const counted = await bpe.count([text]);
     // Unbroken letters are about two or three characters a token: the sample scales to that.
     expect(counted).toBeGreaterThan(text.length / 6);
     expect(counted).toBeLessThan(text.length);

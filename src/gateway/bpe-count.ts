@@ -14,6 +14,7 @@
 //   samples and posts the sample. A count the worker has not answered within DEADLINE_MS of its
 //   being ready (or a worker that failed) falls back to the UTF-8 byte length, the same upper
 //   bound the budget hold takes; a count never throws. Special tokens count as the text they are.
+//   The gateway owns one counter (createGateway) and ends its worker on close.
 // Cost on the event loop: a pass over texts up to SAMPLE_CHARS long, else constant (the sample's
 // windows); in the worker, BPE over at most ~SAMPLE_CHARS characters per count (bench:hostile
 // measures both).
@@ -162,8 +163,11 @@ interface Pending {
   timer?: NodeJS.Timeout | undefined;
 }
 
-/** The BPE in a worker thread: counts answered in order, each within DEADLINE_MS or by its fallback. */
-class BpeWorker {
+/**
+ * Counts texts in o200k tokens with the BPE in a worker thread: counts answered in order, each within
+ * DEADLINE_MS or by its fallback.
+ */
+export class BpeCounter {
   private worker: Worker | undefined;
   private ready = false;
   private startupTimer: NodeJS.Timeout | undefined;
@@ -171,8 +175,22 @@ class BpeWorker {
   private nextId = 0;
   private lastAnswerAt = 0;
 
+  /** The o200k tokens of the texts together: exact up to SAMPLE_CHARS characters, sampled beyond; never throws. */
+  async count(texts: readonly string[]): Promise<number> {
+    const nonEmpty = texts.filter((text) => text.length > 0);
+    if (nonEmpty.length === 0) return 0;
+    const { pieces, scale } = samplePieces(nonEmpty);
+    const tokens = await this.countPieces(pieces);
+    return tokens === undefined ? byteBound(nonEmpty) : Math.round(tokens * scale);
+  }
+
+  /** Ends the worker (the counter starts another if asked again); counts waiting take their fallback. */
+  async close(): Promise<void> {
+    if (this.worker) this.restart(this.worker);
+  }
+
   /** The pieces' tokens; undefined past the deadline or when the worker failed. */
-  count(pieces: string[]): Promise<number | undefined> {
+  private countPieces(pieces: string[]): Promise<number | undefined> {
     return new Promise((resolve) => {
       const worker = this.started();
       const id = this.nextId++;
@@ -239,17 +257,4 @@ class BpeWorker {
     void worker.terminate();
     for (const id of [...this.pending.keys()]) this.answer(id, undefined);
   }
-}
-
-// One per process, started on first use like the tables it holds (the previous in-thread
-// tokenizer was loaded the same way).
-const bpe = new BpeWorker();
-
-/** The o200k tokens of the texts together: exact up to SAMPLE_CHARS characters, sampled beyond; never throws. */
-export async function countBpeTokens(texts: readonly string[]): Promise<number> {
-  const nonEmpty = texts.filter((text) => text.length > 0);
-  if (nonEmpty.length === 0) return 0;
-  const { pieces, scale } = samplePieces(nonEmpty);
-  const tokens = await bpe.count(pieces);
-  return tokens === undefined ? byteBound(nonEmpty) : Math.round(tokens * scale);
 }

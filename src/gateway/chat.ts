@@ -22,6 +22,7 @@ import type { GatewayRequestEntry, RequestRecorder } from './recorder.js';
 import type { RouteTarget, Router } from './router.js';
 import { endRequestSpan, endUpstreamSpan, startRequestSpan, startUpstreamSpan, type Span } from './spans.js';
 import { OutputTally, settledUsage } from './answer-usage.js';
+import type { BpeCounter } from './bpe-count.js';
 import { countCompletionTokens, countPromptTokens, promptTokenBound, type PromptInput } from './tokens.js';
 import { UpstreamAborted, UpstreamFailure, type UpstreamTransport } from './transport.js';
 import { RelayedChunks } from './stream-relay.js';
@@ -69,6 +70,8 @@ export interface ChatServiceDeps {
   clock: Clock;
   cache: ResponseCache;
   logger: Logger;
+  /** Counts usage an upstream did not report. */
+  bpe: BpeCounter;
 }
 
 /** What one request has gathered for its audit record so far. */
@@ -118,8 +121,8 @@ export class ChatService {
       );
       const { target, value: completion } = answered;
       const { estimated, cost, ...usage } = await settledUsage(answered, promptTokens, async () => completion.usage ? { ...completion.usage, estimated: false } : {
-        inputTokens: await countPromptTokens(upstreamRequest),
-        outputTokens: await countCompletionTokens(completion.content, completion.toolCalls),
+        inputTokens: await countPromptTokens(this.deps.bpe, upstreamRequest),
+        outputTokens: await countCompletionTokens(this.deps.bpe, completion.content, completion.toolCalls),
         estimated: true,
       });
       this.afterAnswer.defer(() => {
@@ -212,7 +215,7 @@ export class ChatService {
         return output.take(chunk);
       },
       finish: async (outcome) => {
-        const { cost, ...usage } = await settledUsage(answered, state.promptTokens, () => output.usage(state.prompt));
+        const { cost, ...usage } = await settledUsage(answered, state.promptTokens, () => output.usage(this.deps.bpe, state.prompt));
         this.afterAnswer.defer(() => {
           this.settle(answered.reservation, cost);
           const status = outcome === 'success' ? 200 : outcome === 'aborted' ? 499 : 502;

@@ -14,7 +14,7 @@ import { ClientAbortedError, type AttemptLog, type Failover } from './failover.j
 import { costOf } from './pricing.js';
 import type { RequestRecorder } from './recorder.js';
 import type { Router } from './router.js';
-import { countBpeTokens } from './bpe-count.js';
+import type { BpeCounter } from './bpe-count.js';
 import type { UpstreamTransport } from './transport.js';
 import { contentText, type CallSignal, type ChatContext } from './types.js';
 import type { BudgetGuard } from '../billing/budget.js';
@@ -36,6 +36,8 @@ export interface EmbeddingServiceDeps {
   budget: BudgetGuard;
   recorder: RequestRecorder;
   clock: Clock;
+  /** Counts input tokens an upstream did not report. */
+  bpe: BpeCounter;
 }
 
 interface Trail extends AttemptLog {
@@ -60,7 +62,7 @@ export class EmbeddingService {
       );
       const { target, value } = answered;
       const estimated = value.inputTokens === null;
-      const inputTokens = value.inputTokens ?? (await countBpeTokens(input));
+      const inputTokens = value.inputTokens ?? (await this.deps.bpe.count(input));
       const cost = costOf(target, { inputTokens, outputTokens: 0 });
       // Settled before the answer: an embedding call has no stream to outlive it.
       await this.deps.budget.settle(answered.reservation, cost).catch(() => {});

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { SharedState } from '../redis.js';
+import { BpeCounter } from './bpe-count.js';
 import { CircuitBreakers } from './breaker.js';
 import { createResponseCache } from './cache.js';
 import { countRequestTokens } from './count-tokens.js';
@@ -75,7 +76,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       anthropicApiKey: deps.config.ANTHROPIC_API_KEY,
     });
   const router = createRouter(gatewayConfig);
-  const transport = new UpstreamTransport();
+  // The tokenizer's worker thread, for usage an upstream did not report (and the dev provider's).
+  const bpe = new BpeCounter();
+  const transport = new UpstreamTransport(bpe);
   const recorder = new RequestRecorder(deps.orm, deps.logger);
   const breakers = new CircuitBreakers(gatewayConfig.breaker, deps.clock, deps.logger);
   await breakers.share(deps.shared);
@@ -91,6 +94,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     clock: deps.clock,
     cache: createResponseCache(deps.shared, deps.clock, deps.logger),
     logger: deps.logger,
+    bpe,
   };
   const chat = new ChatService(services);
   const embeddings = new EmbeddingService(services);
@@ -104,7 +108,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     complete: (request, context, signal, options) => chat.complete(request, context, signal, options),
     stream: (request, context, signal, options) => chat.stream(request, context, signal, options),
     embed: (request, context, signal) => embeddings.embed(request, context, signal),
-    countTokens: (request, context) => countRequestTokens(router, request, context),
+    countTokens: (request, context) => countRequestTokens(router, bpe, request, context),
     dlpPolicies,
     models: () => router.names(),
     modelEntries: () => entries,
@@ -113,6 +117,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await chat.drain();
       await recorder.close();
       await transport.close();
+      await bpe.close();
     },
   };
 }

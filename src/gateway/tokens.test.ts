@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BpeCounter } from './bpe-count.js';
 import {
   countCompletionTokens,
   countPromptTokens,
@@ -13,6 +14,9 @@ import {
   type PromptInput,
 } from './tokens.js';
 import type { ChatMessage, ToolDefinition } from './types.js';
+
+const bpe = new BpeCounter();
+afterAll(() => bpe.close());
 
 const samples = [
   'Summarize the meeting notes in two sentences.',
@@ -32,9 +36,9 @@ const ANTHROPIC_TOOL_USE_PROMPT = 346;
  * when tools are offered.
  */
 async function billedInputTokens(input: PromptInput): Promise<number> {
-  let total = await countPromptTokens({ messages: input.messages });
-  if (input.tools && input.tools.length > 0) total += (await countTextTokens(JSON.stringify(input.tools))) + ANTHROPIC_TOOL_USE_PROMPT;
-  if (input.tool_choice !== undefined) total += await countTextTokens(JSON.stringify(input.tool_choice));
+  let total = await countPromptTokens(bpe, { messages: input.messages });
+  if (input.tools && input.tools.length > 0) total += (await countTextTokens(bpe, JSON.stringify(input.tools))) + ANTHROPIC_TOOL_USE_PROMPT;
+  if (input.tool_choice !== undefined) total += await countTextTokens(bpe, JSON.stringify(input.tool_choice));
   return total;
 }
 
@@ -78,7 +82,7 @@ describe('token counts', () => {
   it('covers the tool-use prompt Anthropic adds for a JSON schema answer (it goes up as a tool)', async () => {
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
     const input: PromptInput = { messages: [{ role: 'user', content: 'ok?' }], response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } } };
-    const billed = (await countPromptTokens({ messages: input.messages })) + (await countTextTokens(JSON.stringify(input.response_format))) + ANTHROPIC_TOOL_USE_PROMPT;
+    const billed = (await countPromptTokens(bpe, { messages: input.messages })) + (await countTextTokens(bpe, JSON.stringify(input.response_format))) + ANTHROPIC_TOOL_USE_PROMPT;
     expect(promptTokenBound(input)).toBeGreaterThanOrEqual(billed);
   });
 
@@ -93,7 +97,7 @@ describe('token counts', () => {
         { role: 'user', content: text },
         { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ q: text }) } }] },
       ];
-      expect(promptTokenBound({ messages })).toBeGreaterThanOrEqual(await countPromptTokens({ messages }));
+      expect(promptTokenBound({ messages })).toBeGreaterThanOrEqual(await countPromptTokens(bpe, { messages }));
     }
   });
 
@@ -114,7 +118,7 @@ describe('token counts', () => {
     }];
     const bound = promptTokenBound({ messages, tools, tool_choice: 'required' });
     expect(bound).toBeGreaterThanOrEqual(await billedInputTokens({ messages, tools, tool_choice: 'required' }));
-    expect(bound).toBeGreaterThan(promptTokenBound({ messages }) + (await countTextTokens(JSON.stringify(tools))));
+    expect(bound).toBeGreaterThan(promptTokenBound({ messages }) + (await countTextTokens(bpe, JSON.stringify(tools))));
   });
 
   it('counts each image at its bound, and an earlier answer\'s thinking (sent back in a tool loop) as text', async () => {
@@ -126,7 +130,7 @@ describe('token counts', () => {
     const turn: ChatMessage = { role: 'assistant', content: 'a', reasoning: [{ type: 'thinking', thinking, signature: 'sig' }, { type: 'redacted_thinking', data: 'opaque' }] };
     const plain: ChatMessage = { role: 'assistant', content: 'a' };
     expect(promptTokenBound({ messages: [turn] }) - promptTokenBound({ messages: [plain] })).toBe(Buffer.byteLength(thinking) + 'sig'.length + 'opaque'.length);
-    expect(await countPromptTokens({ messages: [turn] })).toBeGreaterThan((await countPromptTokens({ messages: [plain] })) + (await countTextTokens(thinking)) - 1);
+    expect(await countPromptTokens(bpe, { messages: [turn] })).toBeGreaterThan((await countPromptTokens(bpe, { messages: [plain] })) + (await countTextTokens(bpe, thinking)) - 1);
   });
 
   it('counts each PDF by its pages (in a user turn or a tool result), each at the page bound', () => {
@@ -164,18 +168,18 @@ describe('token counts', () => {
     const text: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'Look.' }] };
     const pdf = `data:application/pdf;base64,${Buffer.from('%PDF-1.4\n<< /Type /Page >>\n<< /Type /Page >>\n%%EOF').toString('base64')}`;
     const attached: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'Look.' }, { type: 'image_url', image_url: { url: png(200, 150) } }, { type: 'file', file: { file_data: pdf } }] };
-    expect((await countPromptTokens({ messages: [attached] })) - (await countPromptTokens({ messages: [text] }))).toBe(40 + 2 * PDF_PAGE_TOKEN_ESTIMATE);
+    expect((await countPromptTokens(bpe, { messages: [attached] })) - (await countPromptTokens(bpe, { messages: [text] }))).toBe(40 + 2 * PDF_PAGE_TOKEN_ESTIMATE);
     // The estimate stays within the bound the budget reserves.
-    expect(promptTokenBound({ messages: [attached] })).toBeGreaterThanOrEqual(await countPromptTokens({ messages: [attached] }));
+    expect(promptTokenBound({ messages: [attached] })).toBeGreaterThanOrEqual(await countPromptTokens(bpe, { messages: [attached] }));
   });
 
   it('counts text with the BPE tokenizer, plus framing per message', async () => {
-    expect(await countTextTokens('')).toBe(0);
-    expect(await countTextTokens('hello world')).toBe(2);
+    expect(await countTextTokens(bpe, '')).toBe(0);
+    expect(await countTextTokens(bpe, 'hello world')).toBe(2);
     const messages: ChatMessage[] = [{ role: 'user', content: 'hello world' }];
-    expect(await countPromptTokens({ messages })).toBe(2 + 3 + 3);
-    expect(await countCompletionTokens('hello world', [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }])).toBe(
-      2 + (await countTextTokens('f{}')),
+    expect(await countPromptTokens(bpe, { messages })).toBe(2 + 3 + 3);
+    expect(await countCompletionTokens(bpe, 'hello world', [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }])).toBe(
+      2 + (await countTextTokens(bpe, 'f{}')),
     );
   });
 });
@@ -198,7 +202,7 @@ describe('Messages documents in the token counts', () => {
     const textOnly: PromptInput = { messages: [{ role: 'user', content: 'Summarise.' }] };
     const bound = promptTokenBound(withDocuments) - promptTokenBound(textOnly);
     expect(bound).toBeGreaterThanOrEqual(Buffer.byteLength(text + 'q3.txt' + 'From the board pack') + PDF_PAGE_TOKEN_BOUND);
-    const estimate = (await countPromptTokens(withDocuments)) - (await countPromptTokens(textOnly));
-    expect(estimate).toBeGreaterThanOrEqual((await countTextTokens(text)) + PDF_PAGE_TOKEN_ESTIMATE);
+    const estimate = (await countPromptTokens(bpe, withDocuments)) - (await countPromptTokens(bpe, textOnly));
+    expect(estimate).toBeGreaterThanOrEqual((await countTextTokens(bpe, text)) + PDF_PAGE_TOKEN_ESTIMATE);
   });
 });

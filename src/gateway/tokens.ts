@@ -14,7 +14,7 @@
 //   per-message framing overhead, and images and PDF pages by estimates (an image by its pixels
 //   when its header says them). Records counted this way are marked estimated.
 // A PDF copied into several parts of one request (item_reference) is read once per count.
-import { countBpeTokens } from './bpe-count.js';
+import type { BpeCounter } from './bpe-count.js';
 import { dataUrlImageSize } from './image-size.js';
 import { pdfPageCount, UNREAD_PDF_PAGES } from './pdf-pages.js';
 import { contentText, type ChatCompletionRequest, type ContentPart, type DocumentPart, type ToolCall } from './types.js';
@@ -138,19 +138,19 @@ export function promptTokenBound(input: PromptInput): number {
 }
 
 /** A text's o200k tokens (bounded work, never throws: bpe-count.ts). */
-export function countTextTokens(text: string): Promise<number> {
-  return countBpeTokens([text]);
+export function countTextTokens(bpe: BpeCounter, text: string): Promise<number> {
+  return bpe.count([text]);
 }
 
 /**
  * The input's tokens by the o200k BPE: message texts and framing, tool definitions and tool choice
  * as their JSON; images and PDF pages by their estimates (`imageTokenEstimate`, PDF_PAGE_TOKEN_ESTIMATE).
  */
-export async function countPromptTokens(input: PromptInput): Promise<number> {
+export async function countPromptTokens(bpe: BpeCounter, input: PromptInput): Promise<number> {
   const { framed, texts, attachments } = promptTexts(input);
-  return framed + attachmentTokens(attachments, imageTokenEstimate, PDF_PAGE_TOKEN_ESTIMATE) + (await countBpeTokens(texts));
+  return framed + attachmentTokens(attachments, imageTokenEstimate, PDF_PAGE_TOKEN_ESTIMATE) + (await bpe.count(texts));
 }
 
-export function countCompletionTokens(content: string | null, toolCalls: ToolCall[] = []): Promise<number> {
-  return countBpeTokens([content ?? '', ...toolCalls.map((call) => call.function.name + call.function.arguments)]);
+export function countCompletionTokens(bpe: BpeCounter, content: string | null, toolCalls: ToolCall[] = []): Promise<number> {
+  return bpe.count([content ?? '', ...toolCalls.map((call) => call.function.name + call.function.arguments)]);
 }

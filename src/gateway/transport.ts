@@ -5,6 +5,7 @@
 // UpstreamFailure that says whether the next target may be tried; the transforms themselves live
 // in providers/<name>/.
 import { Pool } from 'undici';
+import type { BpeCounter } from './bpe-count.js';
 import type { ProviderConfig, ProviderType } from './config.js';
 import { anthropicProvider } from './providers/anthropic/index.js';
 import { devProvider } from './providers/dev/index.js';
@@ -88,6 +89,9 @@ export interface EmbedInput {
 
 export class UpstreamTransport {
   private readonly pools = new Map<string, Pool>();
+
+  /** `bpe` counts the usage a local provider reports. */
+  constructor(private readonly bpe: BpeCounter) {}
   private readonly origins = new Map<string, { pool: Pool; path: string }>();
 
   /** Embeddings (OpenAI-compatible HTTP providers and local ones; the config admits no others). */
@@ -105,7 +109,7 @@ export class UpstreamTransport {
 
   async complete(input: CallInput): Promise<NormalizedCompletion> {
     const adapter = ADAPTERS[input.provider.type];
-    if (adapter.kind === 'local') return adapter.complete(input.request, input.maxTokens);
+    if (adapter.kind === 'local') return adapter.complete(input.request, input.maxTokens, this.bpe);
     const text = await this.postWhole(adapter, input.provider, this.upstreamRequest(adapter, input, false), input.signal);
     try {
       return adapter.parseResponse(JSON.parse(text), input.request);
@@ -121,7 +125,7 @@ export class UpstreamTransport {
    */
   async stream(input: CallInput): Promise<UpstreamChunks> {
     const adapter = ADAPTERS[input.provider.type];
-    if (adapter.kind === 'local') return chunksOf(await adapter.streamChunks(input.request, input.maxTokens));
+    if (adapter.kind === 'local') return chunksOf(await adapter.streamChunks(input.request, input.maxTokens, this.bpe));
     const { provider, signal } = input;
     const upstream = this.upstreamRequest(adapter, input, true);
     const origin = this.origin(provider);

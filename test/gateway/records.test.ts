@@ -7,6 +7,7 @@ import { UsageRecord } from '../../src/billing/entities.js';
 import { parseGatewayConfig } from '../../src/gateway/config.js';
 import { GatewayRequestRecord } from '../../src/gateway/entities.js';
 import { createGateway } from '../../src/gateway/index.js';
+import { BpeCounter } from '../../src/gateway/bpe-count.js';
 import { countPromptTokens, countTextTokens, promptTokenBound } from '../../src/gateway/tokens.js';
 import type { ChatMessage, ToolDefinition } from '../../src/gateway/types.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../src/gateway/router.js';
@@ -29,6 +30,9 @@ afterEach(() => {
   primary.reset();
   backup.reset();
 });
+const bpe = new BpeCounter();
+afterAll(() => bpe.close());
+
 afterAll(async () => {
   await stack?.stop();
   await Promise.all([primary?.close(), backup?.close()]);
@@ -91,8 +95,8 @@ describe('usage and audit records', () => {
     const res = await ask(stream);
     expect(res.status).toBe(200);
     const { usage } = await recordsOf(res.headers.get('x-request-id'));
-    const input = await countPromptTokens({ messages });
-    const output = await countTextTokens(FAKE_DEFAULT_CONTENT);
+    const input = await countPromptTokens(bpe, { messages });
+    const output = await countTextTokens(bpe, FAKE_DEFAULT_CONTENT);
     expect(usage[0]).toMatchObject({ inputTokens: input, outputTokens: output, estimated: true });
     expect(usage[0]!.cost).toBeCloseTo(priced(input, output), 12);
     if (!stream) expect(res.body.usage).toEqual({ prompt_tokens: input, completion_tokens: output, total_tokens: input + output });

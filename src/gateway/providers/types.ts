@@ -1,6 +1,7 @@
 // What every provider is: data (its config) plus pure transforms between our OpenAI-shaped
 // request/response and the upstream's wire format. Transport (undici pools, failover) lives
 // outside the providers so the transforms stay pure and unit-testable.
+import type { BpeCounter } from '../bpe-count.js';
 import type { ChatCompletionRequest, CitedText, ReasoningBlock, ToolCall } from '../types.js';
 
 export interface TokenCounts {
@@ -143,9 +144,10 @@ export interface HttpProviderAdapter {
 /** A provider that answers in process (the built-in `dev` responder): no wire format, no pool. */
 export interface LocalProviderAdapter {
   kind: 'local';
-  complete(request: ChatCompletionRequest, maxTokens: number): Promise<NormalizedCompletion>;
+  /** `bpe` counts the usage it reports. */
+  complete(request: ChatCompletionRequest, maxTokens: number, bpe: BpeCounter): Promise<NormalizedCompletion>;
   /** The whole answer's chunks, in the order a stream would deliver them. */
-  streamChunks(request: ChatCompletionRequest, maxTokens: number): Promise<NormalizedChunk[]>;
+  streamChunks(request: ChatCompletionRequest, maxTokens: number, bpe: BpeCounter): Promise<NormalizedChunk[]>;
   embed(input: string[], dimensions: number | undefined): NormalizedEmbeddings;
 }
 

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BpeCounter } from '../../bpe-count.js';
 import type { ChatCompletionRequest } from '../../types.js';
 import { devComplete, devToolCalls } from './index.js';
+
+const bpe = new BpeCounter();
+afterAll(() => bpe.close());
 
 const writeFile = { type: 'function' as const, function: { name: 'filesystem__write_file', parameters: { type: 'object' } } };
 const listDir = { type: 'function' as const, function: { name: 'filesystem__list_directory', parameters: { type: 'object' } } };
@@ -43,7 +47,7 @@ describe('the dev provider with tools', () => {
         { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'filesystem__write_file', arguments: '{}' } }] },
         { role: 'tool', tool_call_id: 'c', content: 'Tool call not run: a person denied it.' },
       ],
-    }), 100);
+    }), 100, bpe);
     expect(completion).toMatchObject({ content: '[dev-echo] Tool call not run: a person denied it.', toolCalls: [], finishReason: 'stop' });
   });
 });

@@ -5,6 +5,7 @@
 // user prompt names (`filesystem__write_file {"path": "a.txt", "content": "hi"}`: the JSON object
 // after the name is the arguments, else `{}`), once: after tool results it echoes them. So an
 // automation with a `network: none` connector runs a real tool call with no upstream (README tour).
+import type { BpeCounter } from '../../bpe-count.js';
 import { countCompletionTokens, countPromptTokens, countTextTokens } from '../../tokens.js';
 import { contentText, type ChatCompletionRequest, type ToolCall } from '../../types.js';
 import { devEmbedding } from '../embeddings.js';
@@ -12,7 +13,7 @@ import type { LocalProviderAdapter, NormalizedChunk, NormalizedCompletion } from
 
 export const DEV_REPLY_PREFIX = '[dev-echo]';
 
-export async function devReplyText(request: ChatCompletionRequest, maxTokens: number): Promise<{ text: string; truncated: boolean }> {
+export async function devReplyText(request: ChatCompletionRequest, maxTokens: number, bpe: BpeCounter): Promise<{ text: string; truncated: boolean }> {
   const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
   const words = `${DEV_REPLY_PREFIX} ${contentText(lastUser?.content ?? null)}`.trim().split(/\s+/);
   // The longest run of leading words within maxTokens tokens (a word is at least one token).
@@ -20,7 +21,7 @@ export async function devReplyText(request: ChatCompletionRequest, maxTokens: nu
   let tooMany = Math.min(words.length, maxTokens) + 1;
   while (tooMany - fits > 1) {
     const middle = Math.floor((fits + tooMany) / 2);
-    if ((await countTextTokens(words.slice(0, middle).join(' '))) <= maxTokens) fits = middle;
+    if ((await countTextTokens(bpe, words.slice(0, middle).join(' '))) <= maxTokens) fits = middle;
     else tooMany = middle;
   }
   return { text: words.slice(0, fits).join(' '), truncated: fits < words.length };
@@ -69,18 +70,18 @@ function argumentsAfter(rest: string): string {
   return '{}';
 }
 
-export async function devComplete(request: ChatCompletionRequest, maxTokens: number): Promise<NormalizedCompletion> {
+export async function devComplete(request: ChatCompletionRequest, maxTokens: number, bpe: BpeCounter): Promise<NormalizedCompletion> {
   const toolCalls = devToolCalls(request);
   if (toolCalls.length > 0) {
-    return { content: null, toolCalls, finishReason: 'tool_calls', usage: { inputTokens: await countPromptTokens(request), outputTokens: 0 } };
+    return { content: null, toolCalls, finishReason: 'tool_calls', usage: { inputTokens: await countPromptTokens(bpe, request), outputTokens: 0 } };
   }
   const afterTools = request.messages.some((message) => message.role === 'tool');
-  const { text, truncated } = afterTools ? await devReplyText(toolResultsAsUser(request), maxTokens) : await devReplyText(request, maxTokens);
+  const { text, truncated } = afterTools ? await devReplyText(toolResultsAsUser(request), maxTokens, bpe) : await devReplyText(request, maxTokens, bpe);
   return {
     content: text,
     toolCalls: [],
     finishReason: truncated ? 'length' : 'stop',
-    usage: { inputTokens: await countPromptTokens(request), outputTokens: await countCompletionTokens(text) },
+    usage: { inputTokens: await countPromptTokens(bpe, request), outputTokens: await countCompletionTokens(bpe, text) },
   };
 }
 
@@ -90,9 +91,9 @@ function toolResultsAsUser(request: ChatCompletionRequest): ChatCompletionReques
   return { ...request, messages: [{ role: 'user', content: results.join('\n') }] };
 }
 
-export async function devStreamChunks(request: ChatCompletionRequest, maxTokens: number): Promise<NormalizedChunk[]> {
+export async function devStreamChunks(request: ChatCompletionRequest, maxTokens: number, bpe: BpeCounter): Promise<NormalizedChunk[]> {
   // A stream answers in text only (runs, which call tools, read whole answers).
-  const completion = await devComplete({ ...request, tools: undefined }, maxTokens);
+  const completion = await devComplete({ ...request, tools: undefined }, maxTokens, bpe);
   const words = (completion.content ?? '').split(' ');
   const chunks: NormalizedChunk[] = words.map((word, index) => ({
     delta: index === 0 ? { role: 'assistant', content: word } : { content: ` ${word}` },
