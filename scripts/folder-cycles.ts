@@ -1,4 +1,4 @@
-// Folder-level layering (issue 31): no folder of src/ imports a folder that imports it back. A
+// Folder-level layering: no folder of src/ imports a folder that imports it back. A
 // file directly in src/ counts as its own unit. Reads dpdm's JSON dependency tree (written by
 // scripts/check-cycles.sh) and the allow-list of pairs still to be untangled
 // (scripts/folder-cycles.allow.json, `["a <-> b", ...]`, sorted names); fails on a pair not in the

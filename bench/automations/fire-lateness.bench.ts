@@ -1,4 +1,4 @@
-// Benchmark: N automations all due in the same minute (DESIGN.md section 5). Measures the
+// Benchmark: N automations all due in the same minute (docs/design.md "Targets"). Measures the
 // lateness of each fire (the run's startedAt minus the cron instant: when the run began, i.e. the
 // start of the workflow task that recorded it; a run started ahead of its fire waits on a timer
 // until then), missed fires, and the worker process's peak RSS, against the floor: how long the
@@ -50,7 +50,7 @@ const PROBE_BURST_SECONDS = Number(process.env.MEMORY_PROBE_BURST_SECONDS ?? 20)
 const BASE_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BACKEND = process.env.TEMPORAL_BACKEND ?? 'dev';
 const CLOSED_WORKFLOWS = Number(process.env.CLOSED_WORKFLOWS ?? 0);
-/** A fire is missed when its run has not started this long after its due time (issue 32). */
+/** A fire is missed when its run has not started this long after its due time. */
 const MISSED_AFTER_MS = 60_000;
 
 /** The Temporal server under test (see TEMPORAL_BACKEND above); its pid is the process whose CPU is reported. */
@@ -442,10 +442,10 @@ async function main(): Promise<void> {
       `| ${BACKEND}${CLOSED_WORKFLOWS ? ` (${CLOSED_WORKFLOWS} closed)` : ''} | ${COUNT} | ${missed} | ${percentile(lateness, 50)} ms | ${percentile(lateness, 99)} ms | ${lateness.at(-1)} ms | ` +
         `${percentile(floor, 50)} ms | ${percentile(floor, 99)} ms | ${floor.at(-1)} ms | ${(percentile(lateness, 99) / percentile(floor, 99)).toFixed(2)}x | ${rss} |`,
     ];
-    // The targets of issue 32, each with its figure: met or not.
+    // The targets (docs/design.md "Targets", automations), each with its figure: met or not.
     const floorP99 = percentile(floor, 99);
     const lastDone = completions.length === COUNT ? completions.at(-1)! : Infinity;
-    // Per worker process: with WORKER_PROCESSES=2 each process is held to the bound (issue 32).
+    // Per worker process: with WORKER_PROCESSES=2 each process is held to the bound.
     const peakMb = Math.max(...workerPids(worker.pid!).map((pid) => rssMb(pid)));
     const targets = [
       ['0 missed', `${missed} missed`, missed === 0],

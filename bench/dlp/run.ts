@@ -1,4 +1,4 @@
-// DLP scanning speed against baselines measured in the same run (DESIGN.md section 5 targets:
+// DLP scanning speed against baselines measured in the same run (docs/design.md "Targets":
 // 1 MiB of adversarial input per detector <= 20 ms, ordinary text >= 200 MB/s, the event loop
 // never blocked > 50 ms by a scan).
 //  1. Each detector alone on 1 MiB of each of its known-bad shapes (src/gateway/dlp/adversarial.ts):

@@ -1,4 +1,4 @@
-// Benchmark: what an outage of a dependency costs during a burst (DESIGN.md section 5, "outages";
+// Benchmark: what an outage of a dependency costs during a burst (docs/design.md "Targets", "outages";
 // docs/operations.md "What an outage costs"). The production build on a Temporal dev server on a
 // file of its own (so it can be SIGKILLed and started again) and a PostgreSQL server of its own
 // (so it can be crashed; the machine's shared server is never touched), Redis when REDIS_URL is

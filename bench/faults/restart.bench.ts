@@ -1,4 +1,4 @@
-// Benchmark: what a SIGKILL of the worker or the API costs under load (DESIGN.md section 5,
+// Benchmark: what a SIGKILL of the worker or the API costs under load (docs/design.md "Targets",
 // "faults"). The production build on PostgreSQL (+ Redis when REDIS_URL is set) and a fresh
 // Temporal dev server; the scenarios are the fault tests' (test/faults/scenarios.ts):
 //   - a burst of EVENTS webhook events (half to an assistant, half to an automation), first with

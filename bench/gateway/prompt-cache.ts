@@ -1,4 +1,4 @@
-// bench:gateway's prompt-caching row (issue 41): a 20-turn tool loop with a ~10,000-token system
+// bench:gateway's prompt-caching row: a 20-turn tool loop with a ~10,000-token system
 // prompt through /v1/messages to an Anthropic-style fake upstream that bills as Anthropic does
 // (reads 0.1x the input price, 5-minute writes 1.25x, 1-hour writes 2x), its own bill the
 // reference. The same loop runs with breakpoints (cache_control on the system prompt, the last

@@ -1,4 +1,4 @@
-// Hostile input through the API (DESIGN.md section 5: for each parser a tenant's bytes reach,
+// Hostile input through the API (docs/design.md "Targets": for each parser a tenant's bytes reach,
 // 1 MiB of its worst known input: the event loop never blocked > 50 ms, <= 20 ms per MiB in the
 // request path). The API runs in this process on the embedded defaults (PGlite, in-process
 // limits; DATABASE_URL and REDIS_URL are used when set) with a local Temporal dev server and a

@@ -1,4 +1,4 @@
-// Lists at 1M rows in PostgreSQL (DESIGN.md section 5: runs page and usage aggregation p99 <= 50
+// Lists at 1M rows in PostgreSQL (docs/design.md "Targets": runs page and usage aggregation p99 <= 50
 // ms): GET /v1/automations/{id}/runs (first page, offsets 1,000 and 100,000, a status filter) over
 // 1,000,000 runs of one automation, and GET /v1/billing/usage over 1,000,000 usage records (seeded
 // by bench/billing's helper), all through the real HTTP API (API key, rate limit, validation,

@@ -1,4 +1,4 @@
-// Benchmark: webhook acknowledgment (DESIGN.md section 5: p99 <= 50 ms on the local dev server,
+// Benchmark: webhook acknowledgment (docs/design.md "Targets": p99 <= 50 ms on the local dev server,
 // every acknowledged execution present in Temporal). Measures acks per second and ack latency
 // of POST /v1/webhooks/{id} through the real API (rate limit, lookup, durable workflow start,
 // execution record), against the baseline measured in the same run: the raw Temporal client's

@@ -1,5 +1,5 @@
 // Benchmark: the webhook id lookup on the ack path, before and after it learned to check the
-// owner (issue 15: webhooks of a disabled or removed owner answer 404). Baseline, measured in the
+// owner (SECURITY.md, "User lifecycle": webhooks of a disabled or removed owner answer 404). Baseline, measured in the
 // same run on the same rows: the former single-table lookup (token hash, not revoked). Measured:
 // findActiveWebhook, which also joins the automation or assistant and its owner's status.
 // Lookups alternate between the two so machine load affects both alike.

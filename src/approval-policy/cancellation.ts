@@ -1,5 +1,5 @@
 // Approval requests whose automation or assistant is gone: nobody may decide them any more
-// (security issue 40). Deleting the subject cancels its pending requests in the delete's own
+// (SECURITY.md's third round). Deleting the subject cancels its pending requests in the delete's own
 // transaction; a decision by a person locks the subject's row first and, finding it gone, cancels
 // the request instead of deciding it, so a request recorded while the delete ran cannot be approved
 // either. Cancellations are not audited (neither are those of a cancelled run).

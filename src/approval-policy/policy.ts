@@ -1,4 +1,4 @@
-// Which tool calls wait for a person (issue 30). A policy maps `<connectorId>__<toolName>` or
+// Which tool calls wait for a person. A policy maps `<connectorId>__<toolName>` or
 // `<connectorId>__*` to `always` (the call waits for an approval) or `never`. It is set on an
 // automation or an assistant (`toolApprovals`), as a default on a connection, and a skill version
 // lists the tools that always need approval (`approvalRequired`). Pure: schemas and the rule.

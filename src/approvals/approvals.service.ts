@@ -1,4 +1,4 @@
-// Decisions on approval requests through the API (issue 30): the organization's requests, one
+// Decisions on approval requests through the API: the organization's requests, one
 // request, approve (optionally remembering the tool as `never`) and deny. Who may decide: the
 // owner of the run's automation (or the execution's assistant), admins and the organization's
 // owner. The decision is recorded first (a second one is 409), then the waiting workflow is told

@@ -1,4 +1,4 @@
-// Signed approval links (issue 30): the credential sent to a run's channels, like a webhook URL.
+// Signed approval links: the credential sent to a run's channels, like a webhook URL.
 // A link names one request and one decision; its signature (HMAC-SHA256 under a key derived from
 // SECRET_KEY for this purpose) covers the request id, the decision, the request's expiry and the
 // channel it was sent to, so it cannot be turned into the other decision, used for another

@@ -152,7 +152,7 @@ async function applyTrigger(
 /**
  * Removes the assistant; its webhooks go with it (foreign key cascade). Executions already
  * acknowledged still finish, but those waiting for a person are cancelled with their requests:
- * nobody may approve a call of an assistant that is gone (security issue 40).
+ * nobody may approve a call of an assistant that is gone (SECURITY.md's third round).
  */
 export async function deleteAssistant(deps: AssistantDeps & Pick<AppDeps, 'temporal' | 'logger'>, caller: Caller, id: string): Promise<void> {
   const em = deps.orm.em.fork();

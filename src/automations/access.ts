@@ -1,4 +1,4 @@
-// Who may do what with an automation (DESIGN.md section 4, Trust). Everyone in the organization
+// Who may do what with an automation (docs/design.md "Trust"). Everyone in the organization
 // reads it and its runs. Its runs act as its owner (`ownerId`: the owner's role, tool connections,
 // skill access and usage), so only the owner changes what it runs (prompt, model, tools, skill,
 // channels, which tool calls wait for approval): anyone else doing so would act with the owner's account. Admins and the

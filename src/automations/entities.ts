@@ -45,7 +45,7 @@ export class Automation {
   nextRunAt: Date | null = null;
   /** Scheduled fires skipped because a run was still running (before code 3 also: missed past the catch-up window). */
   skippedFires: number = 0;
-  /** Fires missed while workers or the Temporal server were down and not caught up (DESIGN.md "Missed fires"). */
+  /** Fires missed while workers or the Temporal server were down and not caught up (docs/design.md "Missed fires"). */
   missedFires: number = 0;
   /** Version of the schedule state last written by the entity workflow; older writes are ignored. */
   stateVersion: number = 0;

@@ -1,4 +1,4 @@
-// Operations on one run of an automation (beyond the spec, DESIGN.md "Signals"): cancel a running
+// Operations on one run of an automation (beyond the spec, docs/design.md "Signals"): cancel a running
 // run and retry a finished one. Cancel asks Temporal to cancel `run/<runId>`; the run workflow
 // records itself as `failure` with `error: "cancelled"` (the same path as a cancel from the Web
 // UI or `temporal workflow cancel`). Retry starts a new manual run that names the one it retries.

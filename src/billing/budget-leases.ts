@@ -1,4 +1,4 @@
-// Local admission (issue 18): one book per shared state (so every ledger of a process sees the
+// Local admission: one book per shared state (so every ledger of a process sees the
 // same leases) that admits most gateway requests without a Redis call.
 //
 // Budget. The book takes a *lease*: an ordinary hold in the store (counted in `reserved` for every

@@ -1,4 +1,4 @@
-// The budget store's hold with what issue 18 added to it: an API key's own budget held in the
+// The budget store's hold with what the per-key limits added to it (commit 94af6a8): an API key's own budget held in the
 // same step as the organization's cap, and the request's rate-limit counters counted in it too
 // (one Redis round trip). Run on the in-process twin and on real Redis (the Lua scripts): both
 // must apply the same rule.

@@ -1,5 +1,5 @@
 // Channels as automations and assistants store them. A Slack channel posts with its
-// organization's own bot token (security issue 40): the service holds no workspace-wide token a
+// organization's own bot token (SECURITY.md's third round): the service holds no workspace-wide token a
 // tenant could aim at any channel of the operator's workspace (fake approval requests included),
 // so a tenant reaches only the channels its own Slack app was invited to. The token is write-only:
 // encrypted at rest like a webhook's signing secret, never shown, kept when the owner saves the

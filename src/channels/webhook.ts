@@ -1,4 +1,4 @@
-// Webhook channel: a JSON POST signed as DESIGN.md says. X-Service-Signature is
+// Webhook channel: a JSON POST signed as docs/design.md says. X-Service-Signature is
 // `sha256=<hex HMAC-SHA256 of the exact body bytes>` with the channel's secret;
 // X-Service-Timestamp is the attempt time; X-Service-Signature-V2 is
 // `sha256=<hex HMAC-SHA256 of "<X-Service-Timestamp>.<body>">`, so a captured delivery cannot be

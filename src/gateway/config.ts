@@ -1,5 +1,5 @@
 // The gateway config: providers, models (ordered failover targets, prices, output limit) and tiers.
-// Read from GATEWAY_CONFIG (JSON or YAML, format in DESIGN.md section 3; told apart by content,
+// Read from GATEWAY_CONFIG (JSON or YAML, format in docs/configuration.md, "Gateway config file"; told apart by content,
 // not by the file name) with ${VAR} taken from the environment; without a file, the built-in
 // `dev` provider plus OpenAI and Anthropic when their keys are set. A bad file fails start-up
 // with a message naming the file, the line and the field.

@@ -1,7 +1,7 @@
 // Cost in USD from the configured per-1M-token prices of the target that answered: uncached
 // prompt tokens at the input price, prompt-cache reads and writes (5-minute and 1-hour) at their
 // own prices, output at the output price. A model without cache prices gets those its answering
-// provider bills by default (DESIGN.md section 3): Anthropic reads at 0.1x the input price and
+// provider bills by default (docs/configuration.md, "Gateway config file"): Anthropic reads at 0.1x the input price and
 // writes at 1.25x (2x for the 1-hour TTL); OpenAI(-compatible) reads at 0.5x and writes at the
 // input price (it bills no write premium).
 import type { ModelConfig, ProviderType } from './config.js';

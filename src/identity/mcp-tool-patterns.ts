@@ -1,4 +1,4 @@
-// A key's `mcpTools` (DESIGN.md section 4, "MCP gateway"): which tools of its user's connections
+// A key's `mcpTools` (docs/design.md "MCP gateway"): which tools of its user's connections
 // the key reaches through /v1/mcp. A pattern is an exact tool name as /v1/mcp lists it
 // (`<toolId>__<toolName>`, reduced to [A-Za-z0-9_-]) or `<toolId>__*` (every tool of that
 // connector). Absent (null) = every tool the key's user may use; [] = none. Pure: the schema,

@@ -1,4 +1,4 @@
-// Owner recovery, the operator's way back in (issue 15): when the organization's owner has no
+// Owner recovery, the operator's way back in: when the organization's owner has no
 // working credential (their keys revoked or lost, no password, no OIDC), someone with access to
 // the service's database issues a new API key for the owner. It is printed once by
 // scripts/owner-recover.ts and only its hash is stored; the audit log records the issuance.

@@ -1,5 +1,5 @@
 // Members of an organization: list, profile, role and status changes, removal and ownership
-// transfer, with the role rules of DESIGN.md: admins manage members; only the owner manages
+// transfer, with the role rules of docs/design.md: admins manage members; only the owner manages
 // admins; nobody becomes owner except through the owner's own transfer; the owner's role and
 // status change only through that transfer, and the owner cannot be removed. Another
 // organization's user is 404. What a disabled or removed user owns (automations, assistants)

@@ -1,7 +1,7 @@
 // Cron schedules: when an automation fires next. Pure and deterministic (no clock, no I/O), so
 // the entity workflow calls it directly and replay computes the same instants.
 //
-// DST rules (DESIGN.md section 4): croner walks the wall clock of the time zone; a wall time that
+// DST rules (docs/design.md "Decisions"): croner walks the wall clock of the time zone; a wall time that
 // does not exist (spring-forward gap) fires once at the first valid instant after the gap, and a
 // wall time that exists twice (fall-back repeated hour) fires once, at its first occurrence.
 import { Cron } from 'croner';

@@ -1,4 +1,4 @@
-// Who may see and who may change a skill (DESIGN.md section 4, Skills):
+// Who may see and who may change a skill (docs/design.md "Skills"):
 //   private: its creator only; team: the creator's organization; public: every authenticated
 //   caller of any organization, read-only outside its own.
 //   Changing (update, delete, new version, publish) needs the creator, or an admin or owner of

@@ -1,4 +1,4 @@
-// How an automation that names a skill runs (issue 6, part 6): with the prompt, tools and model
+// How an automation that names a skill runs: with the prompt, tools and model
 // tier of the skill version it pins (automations pin one at create; the current version is only
 // the fallback of a row that somehow has none).
 // Kept here, beside the skill rules, so the automation run only has to call one function:

@@ -1,5 +1,5 @@
-// Workflow task slots that put an automation's fire ahead of the runs already going (issue 17:
-// "runs never delay another automation's fire"). One worker process serves both task queues on
+// Workflow task slots that put an automation's fire ahead of the runs already going (runs never
+// delay another automation's fire: the automation targets in docs/design.md). One worker process serves both task queues on
 // the same cores; in a burst of fires (1,000 automations due at 09:00) each run's tasks compete
 // with the next automations' fire tasks for the CPU, and every fire waits for the runs before it.
 //

@@ -1,4 +1,4 @@
-// WORKER_PROCESSES (DESIGN.md section 3): the worker entry point starts that many worker
+// WORKER_PROCESSES (docs/design.md, "Contract"): the worker entry point starts that many worker
 // processes, each a full worker on both task queues. Temporal spreads the tasks over every
 // process polling a queue (and over every machine doing so), so N processes are N times the
 // workflow-thread CPU, each with its own workflow cache. This supervisor forks the children,

@@ -1,4 +1,4 @@
-// Waiting for people to decide on tool calls (issue 30), for the run and the webhook-execution
+// Waiting for people to decide on tool calls, for the run and the webhook-execution
 // workflows. The calls of one model turn under an `always` policy are recorded together (one
 // activity, which also sends them to the channels), then the workflow waits for a decision on each
 // (the `approve` / `deny` signals) or for their expiry (one durable timer). The rows are the

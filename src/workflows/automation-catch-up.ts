@@ -1,4 +1,4 @@
-// Fires missed while the workers or the Temporal server were down (DESIGN.md "Missed fires"): when
+// Fires missed while the workers or the Temporal server were down (docs/design.md "Missed fires"): when
 // the entity workflow wakes past a fire, the latest fire that came due meanwhile runs once as a
 // `catch-up` run carrying its `scheduledFor`, if it is younger than the catch-up window the state
 // carries (AUTOMATION_CATCHUP_WINDOW_SECONDS); every other fire of that stretch is counted in

@@ -23,7 +23,7 @@ export const CATCH_UP_WINDOW_MS = 60 * 60 * 1000;
 /**
  * A fire handled this much after its time, or this long after the next fire already came due
  * (MISSED_FIRE_GRACE_MS), was missed (workers or the Temporal server down), not merely late: it
- * runs as the catch-up run. Busy workers start 1,000 fires of one minute within seconds (DESIGN.md
+ * runs as the catch-up run. Busy workers start 1,000 fires of one minute within seconds (docs/design.md
  * section 5: none later than 60 s); the grace keeps a seconds-level cron on a busy worker (a task a
  * second or two late) from reading as an outage.
  */

@@ -1,4 +1,4 @@
-// `mcp/<approvalId>`: one /v1/mcp tool call waiting for a person (issue 43). The API records the
+// `mcp/<approvalId>`: one /v1/mcp tool call waiting for a person. The API records the
 // request (a `tool_approvals` row) and starts this workflow, which owns what an approval's
 // workflow owns for runs: it takes the decision signals, expires the request with a durable timer
 // (APPROVAL_TIMEOUT_SECONDS), and settles the row's outcome (a decision the API recorded wins).

@@ -5,7 +5,7 @@
 
 export const AUTOMATION_STATUSES = ['active', 'paused'] as const;
 export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
-/** `catch-up`: the one run of a fire missed while the workers or the Temporal server were down (DESIGN.md "Missed fires"). */
+/** `catch-up`: the one run of a fire missed while the workers or the Temporal server were down (docs/design.md "Missed fires"). */
 export const RUN_TRIGGERS = ['schedule', 'manual', 'webhook', 'catch-up'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 

@@ -1,4 +1,4 @@
-// Webhook assistants wait for people too (issue 30): the execution of an assistant whose tool is
+// Webhook assistants wait for people too: the execution of an assistant whose tool is
 // under an `always` policy stays `running` with `pendingApprovals` on its status until the call is
 // decided, through the API or an operator's signal to `webhook/<executionId>`, or the request
 // expires; the model hears the outcome.

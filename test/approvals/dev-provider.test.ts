@@ -1,4 +1,4 @@
-// The built-in `dev` model calls an offered tool its prompt names (issue 30, "try it without an
+// The built-in `dev` model calls an offered tool its prompt names ("try it without an
 // upstream"): with the default gateway configuration (no upstream at all) an automation whose
 // prompt names a tool under an `always` policy waits for its approval, and once approved the dev
 // model answers with what the tool returned. The tool is the stdio fixture MCP server.

@@ -1,7 +1,7 @@
 // Approval requests reach the run's channels (Slack, email, a signed webhook event
 // `approval.requested`), each with two signed links; a link decides with a POST after a worker
 // restart in between, never with a GET, and cannot be replayed, turned into the other decision,
-// used for another request, or used after the request expired (issue 30).
+// used for another request, or used after the request expired.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ToolApproval } from '../../src/approval-policy/entities.js';

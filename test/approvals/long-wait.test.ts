@@ -1,4 +1,4 @@
-// A wait longer than the run's former one-hour limit, shown without sleeping (issue 30). Temporal's
+// A wait longer than the run's former one-hour limit, shown without sleeping. Temporal's
 // time-skipping test server cannot be obtained here (TestWorkflowEnvironment.createTimeSkipping
 // downloads it from temporal.download; only package registries are reachable), so the long wait
 // is shown in its parts: the run's Temporal timeout allows the waits on top of its hour of work,

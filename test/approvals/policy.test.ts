@@ -1,4 +1,4 @@
-// The approval policy through the API (issue 30): `toolApprovals` on automations, assistants and
+// The approval policy through the API: `toolApprovals` on automations, assistants and
 // connections, a skill version's `approvalRequired`; only the owner changes an automation's or
 // assistant's policy (403 naming the field); bad entries are 400 naming the entry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

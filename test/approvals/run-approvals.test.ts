@@ -1,4 +1,4 @@
-// Human approval of tool calls in automation runs, on the real stack (issue 30): a call under an
+// Human approval of tool calls in automation runs, on the real stack: a call under an
 // `always` policy makes the run wait (status running, `pendingApprovals` in its view) until a
 // person approves or denies it through the API, an operator signals the run, the request expires
 // or the run is cancelled. Each case checks what the model saw (the fake upstream records every

@@ -1,4 +1,4 @@
-// A wait longer than the run's time of work, end to end on the real stack (issue 30), scaled down:
+// A wait longer than the run's time of work, end to end on the real stack, scaled down:
 // Temporal's time-skipping test server cannot be obtained here (see long-wait.test.ts), so the run's
 // time of work is set to a few seconds (RUN_WORK_SECONDS, an hour by default) and a person takes
 // longer than that to approve. The run waits, is approved and succeeds: the wait did not count. A

@@ -1,4 +1,4 @@
-// The shared runtime sits at the bottom (docs/ARCHITECTURE.md, issue 31): src/db/ opens the
+// The shared runtime sits at the bottom (docs/ARCHITECTURE.md): src/db/ opens the
 // database with the entities the composition root hands it (src/orm-entities.ts) and imports no
 // feature folder, nor the composition root. The folder check (scripts/folder-cycles.ts) only sees
 // folders that import each other; this one also fails on a one-way import from db/ upwards.

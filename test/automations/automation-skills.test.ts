@@ -1,4 +1,4 @@
-// Automations that run with a skill (issue 6, part 6), on the real stack with the gateway pointed
+// Automations that run with a skill, on the real stack with the gateway pointed
 // at a fake upstream: a pinned version's prompt and tier are used even after newer versions are
 // published, an automation created without a pin is pinned to the current version (a newer
 // version changes it only when its owner re-pins with `skillVersion: null`), each run records the

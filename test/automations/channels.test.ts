@@ -10,7 +10,7 @@ import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
-/** The organization's own Slack app's token: each Slack channel carries it (security issue 40). */
+/** The organization's own Slack app's token: each Slack channel carries it (SECURITY.md's third round). */
 const SLACK_TOKEN = 'xoxb-test-token-for-automations';
 
 let stack: Stack;

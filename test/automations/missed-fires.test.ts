@@ -1,4 +1,4 @@
-// Missed fires with real outages (DESIGN.md "Missed fires"): an automation on a seconds-level cron
+// Missed fires with real outages (docs/design.md "Missed fires"): an automation on a seconds-level cron
 // (every 2 s; AUTOMATION_MIN_INTERVAL_SECONDS=1) while (1) the worker is stopped for a few
 // intervals and started again, and (2) the Temporal server (a dev server on a file of its own) is
 // stopped and started again. Each time exactly one `catch-up` run comes for the latest fire missed

@@ -1,4 +1,4 @@
-// Issue 17 on the real stack: the design card's signals (`pause`, `activate`, `schedule`) sent to
+// Operator controls on the real stack: the signals (`pause`, `activate`, `schedule`) sent to
 // `automation/<id>` from a Temporal client, as the Web UI or `temporal workflow signal` sends them,
 // reach the API's view; cancel and retry of a run (through the API, and a cancel from a Temporal
 // client); and the references an automation names (model, tools, skill) checked when it is saved.

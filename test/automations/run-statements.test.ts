@@ -1,9 +1,9 @@
-// The SQL one run costs (issue 17: the worker's CPU per fire is mostly MikroORM, knex and pg).
+// The SQL one run costs (the worker's CPU per fire is mostly MikroORM, knex and pg).
 // Every statement the stack sends is counted through knex's `query` event while one run goes
 // from its workflow's start to its end, after a first run has warmed the per-process caches (DLP
 // policy, budget counters), as in a burst of fires. The gateway's audit and usage rows are
 // written in batches off the request path (one statement per batch of up to 500 calls), so they
-// are counted apart. Before the carried plan and the single-statement rows (issue 17) either run
+// are counted apart. Before the carried plan and the single-statement rows either run
 // cost 18 statements: a transaction of six for the row, then the run, its automation and its
 // owner read again by each of the plan, the scan and the model call, and a read before the final
 // update. With RECORD_HISTORIES=1 the manual run's history is written as a replay fixture of the

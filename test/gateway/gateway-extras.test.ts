@@ -1,4 +1,4 @@
-// The gateway extras of issue 18 through the official `openai` client (and plain HTTP where the
+// The gateway extras (docs/design.md "Gateway") through the official `openai` client (and plain HTTP where the
 // headers matter): GET /v1/models, POST /v1/embeddings, keys limited to some models, with their
 // own rate and monthly budget, and max_completion_tokens.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';

@@ -1,4 +1,4 @@
-// Prompt caching end to end (issue 41), through the unchanged official clients: what a client's
+// Prompt caching end to end, through the unchanged official clients: what a client's
 // wire format says about caching reaches an upstream that speaks it (Anthropic's cache_control on
 // system blocks, content blocks, tool results, tool calls and tools, both TTLs; chat completions'
 // cache_control parts by the OpenRouter/LiteLLM convention; OpenAI's prompt_cache_key and

@@ -5,7 +5,7 @@
 // requires, and 401 `unauthorized` without a credential; public operations answer every caller.
 // A member calling an operation on a resource another user made gets what the fixture says
 // (403 where only its creator, admins and the owner may change it). Then the role rules of
-// DESIGN.md that the matrix alone does not show.
+// docs/design.md that the matrix alone does not show.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOperations } from '../../src/api/openapi/document.js';

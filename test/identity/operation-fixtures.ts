@@ -74,7 +74,7 @@ const read = (make: ResourceMaker, path: string) => () => make.read(path);
 const readConnection = (make: ResourceMaker, id: string) => () => make.read(`/tools/connections/${id}`, make.caller.key);
 
 function automationState(make: ResourceMaker, id: string) {
-  // Webhook URLs are the automation's owner's alone (issue 29): read them with the owner's key.
+  // Webhook URLs are the automation's owner's alone: read them with the owner's key.
   return async () => ({ automation: await make.read(`/automations/${id}`), webhooks: await make.read(`/automations/${id}/webhooks`, make.caller.key) });
 }
 

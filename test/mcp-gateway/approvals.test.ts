@@ -1,5 +1,5 @@
 // /v1/mcp calls under an `always` approval (the connection's default, `toolApprovals`) wait for a
-// person through the existing approvals (issue 43): listed by GET /approvals with the key and the
+// person through the existing approvals: listed by GET /approvals with the key and the
 // tool, decided by the key's user or an admin (another member 403, `remember` 403), the MCP request
 // open with progress notifications meanwhile; approve runs the call, deny is a tool error with the
 // reason, no decision within MCP_APPROVAL_WAIT_SECONDS is a tool error naming the pending approval,

@@ -1,6 +1,6 @@
 // Beyond a pooled session's limits (MCP_CONNECTION_CONCURRENCY calls running, MCP_CONNECTION_QUEUE
 // waiting), a /v1/mcp call answers at once with a busy tool error and a retry hint: never a hang,
-// never a lost call (issue 43). Here one call runs and one waits; the others are told to retry.
+// never a lost call. Here one call runs and one waits; the others are told to retry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient, startMcpStack, textOf, type McpStack } from './mcp-stack.js';
 

@@ -1,4 +1,4 @@
-// API keys' `mcpTools` (issue 43): set at creation, immutable, and for a key created with a key
+// API keys' `mcpTools`: set at creation, immutable, and for a key created with a key
 // each pattern covered by one of its creator's (an exact name by the same name or by its
 // `<toolId>__*`; a `<toolId>__*` only by the same pattern), else 403 naming `mcpTools`. The
 // attacker here holds a limited key and tries to mint a key that reaches more tools.

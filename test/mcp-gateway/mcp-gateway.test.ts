@@ -1,4 +1,4 @@
-// /v1/mcp with the official MCP client over Streamable HTTP (issue 43): the member's tools listed
+// /v1/mcp with the official MCP client over Streamable HTTP: the member's tools listed
 // as runs name them and called through pooled sessions; content blocks passed through whole;
 // the key's mcpTools; DLP on arguments, results and descriptions; 401; another organization's
 // tools never listed nor callable; an API restart between two calls; every call audited.

@@ -1,4 +1,4 @@
-// `tool.called` (issue 43) is one record for every tool call: a run's call is audited like a
+// `tool.called` is one record for every tool call: a run's call is audited like a
 // /v1/mcp call, with the run as target, the owner as actor, outcome and duration, and without its
 // arguments unless AUDIT_TOOL_ARGUMENTS is on.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Attacker's tests for issue 40, finding 4: admission came after the work. A caller over its rate
+// Attacker's tests for SECURITY.md's third round (bounded work and billing), finding 4: admission came after the work. A caller over its rate
 // limit still had its body parsed, its references resolved and DLP run (the 429 replaced the
 // answer only after), and response-cache hits returned before any admission, escaping both rate
 // limits. Now the limits of the key, the keys above it and the organization are counted before

@@ -1,4 +1,4 @@
-// Attacker's tests for issue 29, findings 1 and 2: a value that names a network location is
+// Attacker's tests for SECURITY.md's second round (trust), findings 1 and 2: a value that names a network location is
 // checked as the connector will parse it. A backslash, a second @, a query parameter that moves
 // the port: each spelling that made the checker and the connector read two different hosts or
 // ports. Every "public" host here is a loopback address listed in TOOLS_ALLOWED_HOSTS, so that a

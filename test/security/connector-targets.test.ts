@@ -1,4 +1,4 @@
-// Attacker's tests for connector confinement (issue 15, part 1): a member of one organization
+// Attacker's tests for connector confinement: a member of one organization
 // tries to point a connection at the service's own stores, at private networks and at cloud
 // metadata in every spelling, and at files outside the organization's directory. DNS answers
 // come from an injected resolver (no DNS in CI): names map to the addresses each test needs.

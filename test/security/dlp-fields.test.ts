@@ -1,4 +1,4 @@
-// Attacker's tests for issue 29, finding 7: a secret placed in a field DLP did not read leaves for
+// Attacker's tests for SECURITY.md's second round (trust), finding 7: a secret placed in a field DLP did not read leaves for
 // the upstream. The test walks the project's own request schemas (chat completions, embeddings,
 // Responses and Anthropic Messages, as JSON Schema) and fails on any free-text string field that
 // is not listed in src/gateway/dlp/fields.ts; then it puts a secret in each listed field of a

@@ -1,4 +1,4 @@
-// Attacker's tests for issue 40 (the gateway input "lows"). DLP read an image URL as text only
+// Attacker's tests for SECURITY.md's third round (bounded work and billing): the gateway input "lows". DLP read an image URL as text only
 // when it began with http(s) and left anything else alone as an image: another scheme, or a data:
 // URL of any media type (which became Anthropic's `media_type`) or any body, carried a secret past
 // it; a PDF's `file_data` was checked for its prefix only. Every route now takes an image as an

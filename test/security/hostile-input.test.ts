@@ -1,4 +1,4 @@
-// Attacker's tests for issue 40, finding 1, as a tenant meets them: one request of unbroken text
+// Attacker's tests for SECURITY.md's third round (bounded work and billing), finding 1, as a tenant meets them: one request of unbroken text
 // just under the body limit held the API process for every tenant for seconds (count_tokens on
 // 120 KB of letters: 7.4 s). Now the count answers while the API keeps answering everyone else:
 // /healthz, polled throughout, never waits anywhere near that long. The bound asserted is loose

@@ -1,4 +1,4 @@
-// Issue 15, part 2 for assistants, end to end: a webhook execution acts as the assistant's owner
+// Run identity (SECURITY.md) for assistants, end to end: a webhook execution acts as the assistant's owner
 // (the usage record names them) with its pinned skill version (what the fake upstream received),
 // and after an admin takes ownership the same URL acts as the admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 15, part 2 (run identity), as a member, an admin and the owner of one of two
+// Run identity (SECURITY.md), as a member, an admin and the owner of one of two
 // organizations would try it through the HTTP API: an admin cannot change what another user's
 // automation or assistant runs; taking ownership makes the runs act as the new owner (the usage
 // record of the run names them); a new skill version never changes an automation or assistant

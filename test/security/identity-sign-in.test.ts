@@ -1,4 +1,4 @@
-// Issue 15, part 3 (sign-in side): an invitation never reveals that its address has an account
+// User lifecycle (SECURITY.md), sign-in side: an invitation never reveals that its address has an account
 // in another organization (users are unique per organization and email, so the invitation just
 // succeeds); password sign-in stays unambiguous for a person with accounts in two
 // organizations; OIDC activates an invited user only through their invitation; and the

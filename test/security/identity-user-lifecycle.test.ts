@@ -1,4 +1,4 @@
-// Issue 15, part 3 (user lifecycle), through the HTTP API on two API instances sharing Redis and
+// User lifecycle (SECURITY.md), through the HTTP API on two API instances sharing Redis and
 // PostgreSQL (one instance on the embedded defaults, whose in-memory PGlite one process owns):
 // disabling or removing a user ends their keys at once everywhere, pauses their automations (in
 // the database and in the entity workflow) and makes the webhooks of what they own answer 404

@@ -1,4 +1,4 @@
-// Attacker's tests for issue 29, finding 3: a key with limits (one model, a small budget, a low
+// Attacker's tests for SECURITY.md's second round (trust), finding 3: a key with limits (one model, a small budget, a low
 // rate) tries to create a key without them. A key created with a key inherits its limits as a
 // ceiling: what it does not ask for it inherits, and asking for more is 403 naming the field.
 // Then it mints several children, each with the whole ceiling, to multiply its budget and its

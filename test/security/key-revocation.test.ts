@@ -1,4 +1,4 @@
-// Attacker's tests for issue 40, finding 4: revocation is final. A holder of key P starts many
+// Attacker's tests for SECURITY.md's third round (bounded work and billing), finding 4: revocation is final. A holder of key P starts many
 // key creations with P and races them against P's revocation, hoping a child commits after the
 // revocation has read the keys under P (an active child, missing from the audit). And a key
 // whose ancestor is revoked while its own row is not (a row from before the fix, or a race)

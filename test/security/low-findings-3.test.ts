@@ -1,4 +1,4 @@
-// Attacker's tests for security issue 40 (the lows about approvals, channels and docs): a pending
+// Attacker's tests for SECURITY.md's third round (bounded work and billing): the lows about approvals, channels and docs; a pending
 // approval of a deleted assistant or automation decided afterwards; `remember: true` storing an MCP
 // server's own tool name (`*`) as a policy key; docs that promised admins an assistant's trigger;
 // Slack channels posting with the operator's bot token anywhere in the operator's workspace.

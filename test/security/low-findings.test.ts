@@ -1,4 +1,4 @@
-// Attacker's tests for issue 29, finding 9 (the low items): an admin revoking another admin's
+// Attacker's tests for SECURITY.md's second round (trust), finding 9 (the low items): an admin revoking another admin's
 // key; an ownership transfer racing a disable of the new owner; an IPv6 client escaping per-IP
 // limits by rotating addresses inside its /64; /readyz telling anonymous callers what failed.
 import argon2 from 'argon2';

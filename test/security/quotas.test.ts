@@ -1,4 +1,4 @@
-// Quotas per organization (issue 15, part 4) at their limits, with small limits so the test
+// Quotas per organization at their limits, with small limits so the test
 // reaches them: the request past the limit gets 403 quota_exceeded naming the resource, parallel
 // creates at the limit never both pass, and another organization is not affected.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

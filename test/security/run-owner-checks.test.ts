@@ -1,4 +1,4 @@
-// Attacker's tests for issue 29, finding 8: work a run already decided on (a tool call the model
+// Attacker's tests for SECURITY.md's second round (trust), finding 8: work a run already decided on (a tool call the model
 // chose, a delivery to a channel) must still act only for an owner who is active, and only with
 // that owner's connection. The activities are called directly, as the worker would call them
 // after the owner was disabled between the model's answer and the call.

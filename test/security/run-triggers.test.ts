@@ -1,4 +1,4 @@
-// Attacker's tests for issue 29, finding 4: an admin steering a member's automation or assistant
+// Attacker's tests for SECURITY.md's second round (trust), finding 4: an admin steering a member's automation or assistant
 // without taking ownership. A webhook's body becomes the run's user message, which then acts with
 // the owner's connections and budget, so creating, listing, revoking or regenerating webhook URLs
 // and setting an assistant's trigger (or seeing its URL) is run content: the owner's alone, and

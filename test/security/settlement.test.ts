@@ -1,4 +1,4 @@
-// Attacker's tests for issue 40, finding 2: an answer that escapes billing. Whatever ends an answer
+// Attacker's tests for SECURITY.md's third round (bounded work and billing), finding 2: an answer that escapes billing. Whatever ends an answer
 // (its end, the client hanging up, the upstream cutting or going idle, an Anthropic stream ended
 // after message_start), it is settled and recorded: a usage row, a request row, and the budgets of
 // the organization, the key and the key above it moved by the recorded cost. Every prompt carries

@@ -1,4 +1,4 @@
-// Attacker's tests for issue 40, items 3 and 5, on stored Responses API responses. Two members of
+// Attacker's tests for SECURITY.md's third round (bounded work and billing), items 3 and 5, on stored Responses API responses. Two members of
 // one organization: the second tries to read, list, continue, reference and delete the first's
 // stored response (everything another organization gets: 404, or the 400 of an unknown id); the
 // organization's admin and owner read and delete it, never continue it, and the delete is audited.

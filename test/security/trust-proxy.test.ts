@@ -1,4 +1,4 @@
-// TRUST_PROXY (issue 15): X-Forwarded-For is believed only from the listed proxies. A client
+// TRUST_PROXY: X-Forwarded-For is believed only from the listed proxies. A client
 // that talks to the API directly cannot pick its own address to dodge per-IP limits by sending
 // a different X-Forwarded-For each time; behind a listed proxy the forwarded address counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

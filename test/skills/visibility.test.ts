@@ -1,7 +1,7 @@
 // Every visibility x caller x operation combination, generated. The skill is created by a member
 // of organization A; callers are that creator, another member, the admin and the owner of A,
 // and the member, admin and owner of organization B. The expected outcome comes from the rules
-// of DESIGN.md written out here on their own (not imported from the code under test):
+// of docs/design.md written out here on their own (not imported from the code under test):
 //   sees:    public, or same organization and (team, or the caller created it)
 //   changes: sees, same organization, and creator or admin or owner
 // A caller who cannot see a skill gets 404; who sees but cannot change it gets 403.

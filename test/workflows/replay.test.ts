@@ -47,7 +47,7 @@
 // `automation-armed.code-2` (a pause before the fire disarms it; activate arms the next; delete
 // cancels it), `run-skipped.code-2` and `automation-skipped.code-2` (a fire skipped by the run
 // while a manual run was running, counted by the entity).
-// Approvals (issue 30): `run-tools.code-2` is a run that called a tool, recorded by the code from
+// Approvals: `run-tools.code-2` is a run that called a tool, recorded by the code from
 // before approvals (commit daa3f3d, test/tools/run-tools.test.ts), replayed through the tool loop
 // that now knows about approvals; `run-approved.code-2` (test/approvals/run-approvals.test.ts, a
 // call approved through the API) and `webhook-execution-assistant-denied.patched`

@@ -1,4 +1,4 @@
-// Registry entries of the approvals endpoints (issue 30): tool calls waiting for a person.
+// Registry entries of the approvals endpoints: tool calls waiting for a person.
 import { z } from 'zod';
 import { approveBody, denyBody, listApprovalsQuery } from '../../approvals/approvals.schemas.js';
 import { LINK_DECISIONS } from '../../approvals/links.js';

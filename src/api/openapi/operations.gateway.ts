@@ -1,4 +1,4 @@
-// Registry entries of the gateway extras (issue 18): GET /v1/models and POST /v1/embeddings,
+// Registry entries of the gateway extras: GET /v1/models and POST /v1/embeddings,
 // with their response schemas.
 import { z } from 'zod';
 import { embeddingRequestSchema } from '../../gateway/embeddings.schemas.js';

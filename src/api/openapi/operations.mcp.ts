@@ -1,4 +1,4 @@
-// The MCP gateway's endpoint (issue 43): one POST that carries MCP's JSON-RPC messages.
+// The MCP gateway's endpoint: one POST that carries MCP's JSON-RPC messages.
 import { mcpAnswer, mcpMessageBody } from '../../mcp-gateway/mcp.schemas.js';
 import type { Operation } from './registry.js';
 

@@ -1,4 +1,4 @@
-// Registry entries of the gateway's other wire formats (issue 28): the OpenAI Responses API
+// Registry entries of the gateway's other wire formats: the OpenAI Responses API
 // (POST /v1/responses, GET and DELETE of a stored response, its input items) and the Anthropic Messages API
 // (POST /v1/messages, /v1/messages/count_tokens), whose errors take Anthropic's shape.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// /v1/approvals: tool calls waiting for a person (issue 30): list, show, approve, deny.
+// /v1/approvals: tool calls waiting for a person: list, show, approve, deny.
 import { Router } from 'express';
 import { approveToolCall, denyToolCall, getApproval, listApprovals } from '../../approvals/approvals.service.js';
 import type { AppDeps } from '../../runtime-deps.js';

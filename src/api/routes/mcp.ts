@@ -1,4 +1,4 @@
-// /v1/mcp: the MCP gateway (issue 43, src/mcp-gateway/), an MCP server over Streamable HTTP.
+// /v1/mcp: the MCP gateway (src/mcp-gateway/), an MCP server over Streamable HTTP.
 // Stateless: each POST gets a fresh server and transport (no Mcp-Session-Id), so any API process
 // answers any request. API keys only (`Authorization: Bearer <key>`): a session cookie is 401, as
 // is no credential. A tools/call that asked for progress (a progress token) answers as server-sent

@@ -1,11 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Automations may run with a skill (issue 6, part 6): the skill and an optional pinned version
+// Automations may run with a skill: the skill and an optional pinned version
 // on the automation, and on each run the skill version it actually used (resolved once, when the
 // run starts, so an unpinned run keeps one version even if a newer one is published mid-run).
 // No foreign key to skills: a deleted or hidden skill fails the run with a visible reason
 // instead of silently running without it. Also revokes the webhooks of automations deleted
-// before deleting an automation revoked them (issue 9).
+// before deleting an automation revoked them.
 export class Migration20261122008000_automation_skills extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "automations"

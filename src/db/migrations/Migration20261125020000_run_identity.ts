@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Run identity and user lifecycle (issue 15, parts 2 and 3).
+// Run identity and user lifecycle.
 // - Automations and assistants get `owner_id`: the user whose role, connections and skills a run
 //   uses. Backfilled from the creator, who was that user until now.
 // - Assistants pin `skill_version` like automations do, and every automation or assistant that

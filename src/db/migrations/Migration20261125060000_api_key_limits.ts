@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Per-key gateway controls (issue 18, part 3): an allow-list of model and tier ids (null = every
+// Per-key gateway controls: an allow-list of model and tier ids (null = every
 // model), a monthly budget in USD and a requests-per-minute limit (null = the organization's
 // defaults). The index serves a key's spend this month (budget initialisation, GET /api-keys).
 export class Migration20261125060000_api_key_limits extends Migration {

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Run counts per automation and status, kept by triggers (issue 19, lists at 1M rows): the runs
+// Run counts per automation and status, kept by triggers (lists at 1M rows): the runs
 // page's `total` and the automation's run summary were `count(*)` over every run of the
 // automation (~300 ms at 1M runs); now they read at most three rows. Insert and delete move the
 // run's status count; an update moves it only when the status changed. Concurrent runs of one

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Stored Responses API answers (issue 28): the response and its conversation, and each output
+// Stored Responses API answers: the response and its conversation, and each output
 // item for `item_reference`, as ciphertext only; rows go with their organization.
 export class Migration20261127064435_gateway_responses extends Migration {
   override async up(): Promise<void> {

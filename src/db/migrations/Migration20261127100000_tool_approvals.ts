@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Human approval of tool calls (issue 30): the policy columns (an automation's and an assistant's
+// Human approval of tool calls: the policy columns (an automation's and an assistant's
 // `toolApprovals`, a connection's default, a skill version's `approvalRequired`; all empty by
 // default, so nothing changes for existing rows) and one row per approval request. A request
 // belongs to a run (`run_id`, gone with the run) or to a webhook execution (`execution_id`);

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Keys created with a key (issue 29): each key's ancestors, nearest first (depth 1 = the key
+// Keys created with a key: each key's ancestors, nearest first (depth 1 = the key
 // that created it). Spend through a key counts against every budgeted key above it, a key's
 // limits are read with its ancestors' at authentication, and revoking a key revokes the keys
 // created under it. A closure table: both questions ("who is above K", "who is under K") are one

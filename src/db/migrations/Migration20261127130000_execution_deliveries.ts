@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Deliveries of assistants' webhook executions are recorded too (issue 31, one agent-run
+// Deliveries of assistants' webhook executions are recorded too (one agent-run
 // pipeline): a `channel_deliveries` row belongs to an automation run or to a webhook execution,
 // exactly one of the two.
 export class Migration20261127130000_execution_deliveries extends Migration {

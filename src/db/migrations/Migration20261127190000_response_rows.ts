@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// A stored response is one row (issue 28, `store: true` within 10% of chat completions): item ids
+// A stored response is one row (`store: true` within 10% of chat completions): item ids
 // now carry their response's id (responses.service.ts ResponseIdSequence), so new responses write
 // no gateway_response_items rows; the items stored before stay readable there until they expire,
 // and a later migration drops the table. The insert on the answer's path gets cheaper too:

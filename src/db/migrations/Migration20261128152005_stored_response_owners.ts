@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 // Stored responses belong to the user who stored them, refer to their conversation instead of
-// copying it, and count against a byte quota per organization (issue 40):
+// copying it, and count against a byte quota per organization:
 // - `user_id`: the storing user. Rows stored before have none: nobody knows whose they were, so
 //   only the organization's owner and admins read or delete them, and nobody continues them
 //   (they expire within RESPONSES_RETENTION_DAYS);

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// The MCP gateway (issue 43): an approval request may be a /v1/mcp call waiting for a person,
+// The MCP gateway: an approval request may be a /v1/mcp call waiting for a person,
 // made with an API key (no run, no execution). The index finds a key's live request for the same
 // call when the client retries it.
 export class Migration20261128190100_tool_approval_api_keys extends Migration {

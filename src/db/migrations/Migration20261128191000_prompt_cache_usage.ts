@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Prompt caching (issue 41): request and usage records keep the prompt tokens read from and
+// Prompt caching: request and usage records keep the prompt tokens read from and
 // written to the upstream's cache (the 1-hour share of the writes apart), usage records what the
 // reads saved (USD, their cost at the input price less their cost at the read price), and both
 // rollups sum reads, writes and the saving so usage reports show them over any range. Existing

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Missed fires (issue 42, DESIGN.md "Missed fires"): an automation counts the fires missed while
+// Missed fires (docs/design.md "Missed fires"): an automation counts the fires missed while
 // workers or the Temporal server were down and not caught up (`missed_fires`, apart from
 // overlap's `skipped_fires`); a scheduled or catch-up run records the time its fire was due.
 export class Migration20261128200000_missed_fires extends Migration {
