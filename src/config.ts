@@ -81,6 +81,20 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   /** How long POST /v1/responses keeps a stored response (`store`, the default) and its items, in days. */
   RESPONSES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Retention (docs/operations.md "Retention and growth"): rows older than their window are deleted
+  // in batches by the API process, hourly; 0 keeps them forever. The usage rollups are kept.
+  /** Gateway request records (`gateway_requests`), in days. */
+  GATEWAY_REQUESTS_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
+  /** Usage records (`usage_records`), in days; never those of the current or previous UTC month (budgets and usage read them). */
+  USAGE_RECORDS_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
+  /** The audit log, in days. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
+  /** Finished automation runs and webhook executions (with their deliveries and approvals), in days. */
+  RUNS_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
+  /** Rows one retention statement deletes at most (one short statement each, a pause between). */
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** How often an API process deletes what is past its retention. */
+  RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** How long an unsettled budget reservation holds budget without renewal before it lapses (docs/billing.md). */
   BUDGET_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).default(600),
   /** Largest budget lease (USD) one API instance holds per organization for local admission; 0 = a Redis hold per request (docs/billing.md). */

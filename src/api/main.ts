@@ -29,16 +29,20 @@ await runMain('api', async () => {
   }
 
   // Loaded here, not at the top: the primary never serves requests and stays small without them.
-  const [{ openRuntime }, { startApi }, { reconcileAutomationWorkflowsInBackground }] = await Promise.all([
+  const [{ openRuntime }, { startApi }, { reconcileAutomationWorkflowsInBackground }, { retentionSettingsOf, startRetentionSweeps }] = await Promise.all([
     import('../runtime.js'),
     import('./server.js'),
     import('../automations/automation-workflows.js'),
+    import('../retention/retention.js'),
   ]);
   const runtime = await openRuntime(config, logger);
   if (!isForkedApiProcess(config)) announceBootstrap(await bootstrapOnFirstStart(runtime.orm, config, logger));
   const api = await startApi(runtime, { port: config.PORT, host: config.HOST });
   if (isFirstApiProcess(config)) reconcileAutomationWorkflowsInBackground(runtime);
+  // One sweeper per host is enough; sweepers of several hosts delete disjoint rows (retention.ts).
+  const retention = isFirstApiProcess(config) ? startRetentionSweeps({ ...runtime, settings: retentionSettingsOf(config) }) : undefined;
   return async () => {
+    await retention?.stop();
     await api.stop();
     await runtime.close();
   };

@@ -18,6 +18,7 @@ import { temporalConnectionOptions } from '../temporal-connection.js';
 import { DEFAULT_BUNDLE_PATH, ensureWorkflowBundle } from '../worker/bundle.js';
 import { startWorker } from '../worker/worker.js';
 import { runMain } from '../process-lifecycle.js';
+import { retentionSettingsOf, startRetentionSweeps } from '../retention/retention.js';
 import { needsPreparation, prepareInChildProcess } from './first-start.js';
 import { startTemporalDevServer, type DevServer } from './temporal-server.js';
 
@@ -60,6 +61,7 @@ await runMain('dev', async () => {
     });
     const api = await startApi(runtime, { port: config.PORT, host: config.HOST });
     reconcileAutomationWorkflowsInBackground(runtime);
+    const retention = startRetentionSweeps({ ...runtime, settings: retentionSettingsOf(config) });
 
     const lines = [
       '',
@@ -86,6 +88,7 @@ await runMain('dev', async () => {
 
     worker.done.catch((error: unknown) => logger.fatal({ err: error }, 'worker stopped unexpectedly'));
     return async () => {
+      await retention.stop();
       logger.info('stopping');
       await api.stop();
       await worker.stop();

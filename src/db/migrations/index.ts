@@ -27,6 +27,7 @@ import { Migration20261128190100_tool_approval_api_keys } from './Migration20261
 import { Migration20261128191000_prompt_cache_usage } from './Migration20261128191000_prompt_cache_usage.js';
 import { Migration20261128200000_missed_fires } from './Migration20261128200000_missed_fires.js';
 import { Migration20261128203000_session_api_keys } from './Migration20261128203000_session_api_keys.js';
+import { Migration20261129040000_retention_indexes } from './Migration20261129040000_retention_indexes.js';
 
 export const migrationsList = [
   { name: 'Migration20261122000000_identity', class: Migration20261122000000_identity },
@@ -56,4 +57,5 @@ export const migrationsList = [
   { name: 'Migration20261128191000_prompt_cache_usage', class: Migration20261128191000_prompt_cache_usage },
   { name: 'Migration20261128200000_missed_fires', class: Migration20261128200000_missed_fires },
   { name: 'Migration20261128203000_session_api_keys', class: Migration20261128203000_session_api_keys },
+  { name: 'Migration20261129040000_retention_indexes', class: Migration20261129040000_retention_indexes },
 ];
