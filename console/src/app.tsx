@@ -8,6 +8,9 @@ import { Overview } from './views/overview';
 import { Approvals } from './views/approvals';
 import { Automations } from './views/automations';
 import { Keys } from './views/keys';
+import { Requests } from './views/requests';
+import { AuditLog } from './views/audit';
+import { SkillsAndTools } from './views/skills';
 
 export type Me = Ok<'/v1/users/me', 'get'>;
 
@@ -16,6 +19,9 @@ const VIEWS: Array<{ route: string; label: string }> = [
   { route: '/approvals', label: 'Approvals' },
   { route: '/automations', label: 'Automations' },
   { route: '/keys', label: 'Keys' },
+  { route: '/requests', label: 'Requests' },
+  { route: '/audit', label: 'Audit log' },
+  { route: '/skills', label: 'Skills and tools' },
 ];
 
 export function App() {
@@ -71,6 +77,9 @@ export function App() {
         {route === '/approvals' && <Approvals me={me} />}
         {route === '/automations' && <Automations />}
         {route === '/keys' && <Keys />}
+        {route === '/requests' && <Requests />}
+        {route === '/audit' && <AuditLog me={me} />}
+        {route === '/skills' && <SkillsAndTools />}
         {!VIEWS.some((v) => v.route === route) && (
           <section>
             <h1>Not found</h1>

@@ -8,6 +8,7 @@ export function currentRoute(): string {
   return path.replace(/\/+$/, '') || '/';
 }
 
+/** `route` may carry a query string (`/requests?status=error`): a view reads its own from location.search. */
 export function navigate(route: string): void {
   history.pushState(null, '', BASE + (route === '/' ? '/' : route));
   window.dispatchEvent(new Event('popstate'));
@@ -30,5 +31,5 @@ export function onLinkClick(event: MouseEvent): void {
   const url = new URL(anchor.href, location.href);
   if (url.origin !== location.origin || !url.pathname.startsWith(`${BASE}/`) || anchor.target) return;
   event.preventDefault();
-  navigate(url.pathname.slice(BASE.length) || '/');
+  navigate((url.pathname.slice(BASE.length) || '/') + url.search);
 }

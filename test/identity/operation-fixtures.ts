@@ -182,6 +182,7 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   },
 
   listAuditLogs: { prepare: async () => ({ query: '?limit=5' }) },
+  listGatewayRequests: { prepare: async () => ({ query: '?limit=5' }) },
   runWorkflowDiagnostics: plain(),
   // Codec server: a plain JSON payload, encoded for the caller's organization / returned unchanged.
   encodePayloads: { prepare: async () => ({ body: { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'IngiIA==' }] } }) },

@@ -74,7 +74,7 @@ export function Approvals(_props: { me: Me }) {
         </ul>
       </div>
       <h2>Decided</h2>
-      <div class="table-scroll">
+      <div class="table-scroll" role="region" aria-label="Decided requests table" tabIndex={0}>
         <table>
           <caption class="visually-hidden">Decided approval requests, newest first</caption>
           <thead>

@@ -104,7 +104,7 @@ function AutomationCard({ automation, settings, onChanged }: { automation: Autom
         )}
       </div>
       <h3>Last runs</h3>
-      <div class="table-scroll">
+      <div class="table-scroll" role="region" aria-label={`Last runs of ${automation.name} table`} tabIndex={0}>
         <table>
           <caption class="visually-hidden">Last runs of {automation.name}</caption>
           <thead>

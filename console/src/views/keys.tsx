@@ -96,7 +96,7 @@ export function Keys() {
         </button>
       </form>
       <h2>Keys</h2>
-      <div class="table-scroll">
+      <div class="table-scroll" role="region" aria-label="API keys table" tabIndex={0}>
         <table>
           <caption class="visually-hidden">API keys with their limits</caption>
           <thead>

@@ -1,5 +1,6 @@
 // Overview: this month's spend (GET /v1/billing/usage): by day as a chart, by model, by key
-// (groupBy=key), the budget and what is left, and requests.
+// (groupBy=key), the budget and what is left, and requests; this month's errors are counted from
+// the gateway's request records (GET /v1/gateway/requests?status=error, its total) and link to them.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -17,6 +18,7 @@ export function Overview({ me }: { me: Me }) {
   const [days, setDays] = useState<Array<{ day: string; estimatedCost: number; requests: number }>>([]);
   const [models, setModels] = useState<Array<{ model: string; estimatedCost: number; requests: number }>>([]);
   const [keys, setKeys] = useState<KeyGroup[]>([]);
+  const [errors, setErrors] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -28,7 +30,9 @@ export function Overview({ me }: { me: Me }) {
         setDays(byDay.filter((g): g is Extract<Groups[number], { day: string }> => 'day' in g));
         setModels(byModel.filter((g): g is Extract<Groups[number], { model: string }> => 'model' in g));
         setKeys(byKey.filter((g): g is KeyGroup => 'apiKeyId' in g));
+        return api('get', '/v1/gateway/requests', { query: { status: 'error', from: (total as Summary).period.from, limit: 1 } });
       })
+      .then((failed) => setErrors(failed.total))
       .catch((caught: unknown) => setError(caught instanceof ApiError ? caught.message : 'Could not load usage'));
   }, [me.role]);
 
@@ -61,6 +65,18 @@ export function Overview({ me }: { me: Me }) {
           <div>
             <dt>Requests</dt>
             <dd data-testid="requests">{summary.totals.requests}</dd>
+          </div>
+          <div>
+            <dt>Errors</dt>
+            <dd data-testid="errors">
+              {errors === null ? (
+                '—'
+              ) : (
+                <a href={`/console/requests?status=error&from=${summary.period.from.slice(0, 10)}`} aria-label={`${errors} errors this month: show them`}>
+                  {errors}
+                </a>
+              )}
+            </dd>
           </div>
         </dl>
       )}
