@@ -1,9 +1,13 @@
 // The docs hold to the code: every environment variable src/config.ts reads is documented in
 // docs/configuration.md, every relative link (and `#anchor`, by GitHub's heading slugs) in the
 // README, BENCHMARKS.md, SECURITY.md and docs/*.md resolves, and the README stays a front door
-// (at most README_MAX_LINES lines). Reads files only; needs no service.
+// (at most README_MAX_LINES lines). The repository stands alone: no file refers to documents
+// outside it (the design is docs/design.md), and the docs name runs and decisions by date and
+// commit, not by numbers of issues or sessions a reader cannot look up. Reads files only; needs
+// no service.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 
@@ -111,6 +115,36 @@ const DOCUMENTS = [
   ...fs.readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
 ].map((name) => path.join(root, name));
 
+/** Text files of the repository (what a clone holds, minus dependencies, builds and local data). */
+function repositoryFiles(dir = root): string[] {
+  const skipped = new Set(['node_modules', 'dist', 'data', 'coverage', '.git', '.test-build']);
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (skipped.has(entry.name) || (entry.name.startsWith('.') && entry.isDirectory())) return [];
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return repositoryFiles(full);
+    return /\.(ts|tsx|js|mjs|md|sh|json|ya?ml|css|html)$|^Dockerfile$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** A reference to a document outside the repository: the parent folder's shared notes, or a bare name of one (docs/design.md is this repository's). */
+const OUTSIDE_DOCUMENT = new RegExp(String.raw`\.\./shared/|(?<![\w/.-])(?:DESIGN|SPEC|STYLE)\.md`);
+/** A run or a decision labelled by a number only the project's tracker knows. */
+const TRACKER_LABEL = /\b(?:issues?|sessions?) \d+\b|\bissue #?\d+/i;
+
+/**
+ * Places still to be fixed by whoever owns them (file, the text found), each removed once fixed:
+ * the test fails on a new place and on a listed one that is gone, so the list only shrinks.
+ */
+const KNOWN_OUTSIDE_REFERENCES: Array<[string, string]> = [
+  ['src/config.ts', 'DESIGN.md'],
+  ['src/automations/run-rows.ts', 'DESIGN.md'],
+  ['test/identity/operation-fixtures.ts', 'DESIGN.md'],
+  ['bench/hostile/run.ts', 'DESIGN.md'],
+  ['bench/mcp/run.ts', 'DESIGN.md'],
+  ['docs/operations.md', 'DESIGN.md'],
+  ['eslint.config.js', 'STYLE.md'],
+];
+
 describe('the docs', () => {
   it('slugs headings as GitHub does', () => {
     expect(githubSlug('Reading runs in the Web UI through the codec server')).toBe('reading-runs-in-the-web-ui-through-the-codec-server');
@@ -143,6 +177,31 @@ describe('the docs', () => {
       return reason ? [`${path.relative(root, link.file)}: (${link.target}) ${reason}`] : [];
     });
     expect(broken, broken.join('\n')).toEqual([]);
+  });
+
+  it('refers to no document outside the repository', () => {
+    const files = repositoryFiles().filter((file) => file !== fileURLToPath(import.meta.url));
+    expect(files.length).toBeGreaterThan(100);
+    expect(OUTSIDE_DOCUMENT.test('see ' + '../shared/' + 'SPEC.md')).toBe(true);
+    expect(OUTSIDE_DOCUMENT.test('(' + 'DESIGN' + '.md section 3)')).toBe(true);
+    expect(OUTSIDE_DOCUMENT.test('docs/design.md, DESIGN-NOTES.md')).toBe(false);
+    const found = files.flatMap((file) => {
+      const match = OUTSIDE_DOCUMENT.exec(read(file));
+      return match ? [`${path.relative(root, file)}: ${match[0]}`] : [];
+    });
+    const known = KNOWN_OUTSIDE_REFERENCES.map(([file, text]) => `${file}: ${text}`);
+    expect(found.filter((place) => !known.includes(place)), 'refers outside the repository (point it at docs/design.md)').toEqual([]);
+    expect(known.filter((place) => !found.includes(place)), 'fixed: remove it from KNOWN_OUTSIDE_REFERENCES').toEqual([]);
+  });
+
+  it('names runs and decisions by date and commit in the docs, not by issue or session numbers', () => {
+    const documents = DOCUMENTS.filter((file) => !file.endsWith('SECURITY.md'));
+    const found = documents.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) => (TRACKER_LABEL.test(line) && !/GitHub issue \d+/.test(line) ? [`${path.relative(root, file)}:${index + 1}: ${line.trim().slice(0, 120)}`] : [])),
+    );
+    expect(found, found.join('\n')).toEqual([]);
   });
 
   it(`keeps the README at most ${README_MAX_LINES} lines`, () => {
