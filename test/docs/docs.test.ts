@@ -141,7 +141,6 @@ const KNOWN_OUTSIDE_REFERENCES: Array<[string, string]> = [
   ['test/identity/operation-fixtures.ts', 'DESIGN.md'],
   ['bench/hostile/run.ts', 'DESIGN.md'],
   ['bench/mcp/run.ts', 'DESIGN.md'],
-  ['docs/operations.md', 'DESIGN.md'],
   ['eslint.config.js', 'STYLE.md'],
 ];
 
