@@ -1,5 +1,5 @@
 // Configuration: one zod schema over process.env, parsed once at start-up.
-// A bad variable fails fast with a message naming it. The names in DESIGN.md section 3 are a
+// A bad variable fails fast with a message naming it. The names docs/design.md ("Contract") lists are a
 // contract with outside tools; keep them.
 import net from 'node:net';
 import path from 'node:path';
@@ -161,7 +161,7 @@ const envSchema = z.object({
    * one delays the pickup of tasks already queued for a worker that died by at most this long.
    */
   WORKER_STICKY_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(30),
-  /** Worker processes the worker entry point starts (DESIGN.md section 3); each polls both task queues. */
+  /** Worker processes the worker entry point starts (docs/design.md, "Contract"); each polls both task queues. */
   WORKER_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Slack's Web API base. Slack channels post with their organization's own bot token, stored with the channel (src/channels/stored.ts). */
   SLACK_API_URL: z.url().default('https://slack.com/api'),

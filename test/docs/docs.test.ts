@@ -136,7 +136,6 @@ const TRACKER_LABEL = /\b(?:issues?|sessions?) \d+\b|\bissue #?\d+/i;
  * the test fails on a new place and on a listed one that is gone, so the list only shrinks.
  */
 const KNOWN_OUTSIDE_REFERENCES: Array<[string, string]> = [
-  ['src/config.ts', 'DESIGN.md'],
   ['src/automations/run-rows.ts', 'DESIGN.md'],
   ['test/identity/operation-fixtures.ts', 'DESIGN.md'],
   ['bench/hostile/run.ts', 'DESIGN.md'],
