@@ -146,7 +146,7 @@ const KNOWN_OUTSIDE_REFERENCES: Array<[string, string]> = [
 describe('the docs', () => {
   it('slugs headings as GitHub does', () => {
     expect(githubSlug('Reading runs in the Web UI through the codec server')).toBe('reading-runs-in-the-web-ui-through-the-codec-server');
-    expect(githubSlug('2026-11-27 08:3x UTC (issue 27): 0 failures, 0 lost, 0 duplicates')).toBe('2026-11-27-083x-utc-issue-27-0-failures-0-lost-0-duplicates');
+    expect(githubSlug('2026-11-27 08:3x UTC (quiet): 0 failures, 0 lost, 0 duplicates')).toBe('2026-11-27-083x-utc-quiet-0-failures-0-lost-0-duplicates');
     expect(githubSlug('Tools (MCP connectors)')).toBe('tools-mcp-connectors');
     expect(githubSlug('Read outside `src/config.ts`')).toBe('read-outside-srcconfigts');
     expect(githubSlug('**What a restart costs**, said [plainly](x.md)')).toBe('what-a-restart-costs-said-plainly');
