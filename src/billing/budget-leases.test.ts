@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import { createLogger } from '../logger.js';
-import type { CounterHit } from '../rate-limit/counters.js';
+import type { CounterHit, HitResult } from '../rate-limit/counters.js';
 import { openSharedState, type SharedState } from '../redis.js';
 import { LeaseBook, type LeaseAdmitResult, type LeaseSettings } from './budget-leases.js';
 import { createBudgetStore, createLeaseStore } from './budget-store-for.js';
@@ -43,9 +43,16 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
     return store;
   }
 
-  function admit(book: LeaseBook, counters: CounterHit[] = [], amount = WORST): Promise<LeaseAdmitResult> {
+  function admit(book: LeaseBook, amount = WORST): Promise<LeaseAdmitResult> {
     const now = clock.now().getTime();
-    return book.admit({ ref, amount, holdId: `hold-${++holds}`, nowMs: now, expiresAtMs: now + 60_000, keys: [], counters });
+    return book.admit({ ref, amount, holdId: `hold-${++holds}`, nowMs: now, expiresAtMs: now + 60_000, keys: [] });
+  }
+
+  /** Counts a request's rate-limit counters alone, as a gateway request does before its hold. */
+  async function admitRate(book: LeaseBook, counters: CounterHit[]): Promise<HitResult> {
+    const result = await book.admitRate(ref, clock.now().getTime(), counters);
+    if (result === 'uninitialised') throw new Error('the budget was not loaded');
+    return result;
   }
 
   /** Settles an admitted request at `actual` (a per-request hold directly in the store). */
@@ -105,21 +112,21 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
       { key: `rl:credential:{${ref.organizationId}}:key:a`, windowMs: 60_000, limit: 200 },
       { key: `rl:organization:{${ref.organizationId}}`, windowMs: 60_000, limit: 10_000 },
     ];
-    const results: LeaseAdmitResult[] = [];
+    const results: HitResult[] = [];
     for (let wave = 0; wave < 15; wave++) {
-      results.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => admit(books[i % 2]!, counters)))));
+      results.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => admitRate(books[i % 2]!, counters)))));
     }
-    const admitted = results.filter((r) => r.status === 'leased' || r.status === 'held').length;
-    const limited = results.filter((r) => r.status === 'limited');
+    const admitted = results.filter((r) => r.admitted).length;
+    const limited = results.filter((r) => !r.admitted);
     const counted = Number(await opened[0]!.shared.redis!.get(counters[0]!.key));
     expect(counted).toBeLessThanOrEqual(200);
     expect(admitted).toBeLessThanOrEqual(200);
     // At most one block (200 / 20) per instance sits unused.
     expect(admitted).toBeGreaterThanOrEqual(200 - 2 * 10);
     expect(limited.length).toBe(300 - admitted);
-    expect(limited.every((r) => r.rate && !r.rate.admitted && r.rate.windows[0]!.count >= 200)).toBe(true);
-    // A leased admission reports the window as seen at the lease plus local use: never past the limit.
-    expect(results.every((r) => !r.rate || r.rate.windows[0]!.count <= 200)).toBe(true);
+    expect(limited.every((r) => r.windows[0]!.count >= 200)).toBe(true);
+    // An admission from a block reports the window as seen at the lease plus local use: never past the limit.
+    expect(results.every((r) => r.windows[0]!.count <= 200)).toBe(true);
   });
 
   it('refills an empty lease once for 20 concurrent requests (single flight)', async () => {
@@ -128,8 +135,7 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
     const { book } = await instance({
       wrap: (inner) => ({ connection: () => inner.connection(), admit: (request) => (scriptCalls++, inner.admit(request)), sync: (r, s) => inner.sync(r, s), returnTokens: (t) => inner.returnTokens(t) }),
     });
-    const counters: CounterHit[] = [{ key: `rl:credential:{${ref.organizationId}}:key:b`, windowMs: 60_000, limit: 10_000 }];
-    const results = await Promise.all(Array.from({ length: 20 }, () => admit(book, counters)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => admit(book)));
     expect(results.every((r) => r.status === 'leased')).toBe(true);
     expect(new Set(results.map((r) => r.status === 'leased' && r.leaseId)).size).toBe(1);
     expect(scriptCalls).toBe(1);
@@ -170,8 +176,10 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
     const store = await start(10_000 * WORST);
     const { book, shared } = await instance();
     const counters: CounterHit[] = [{ key: `rl:credential:{${ref.organizationId}}:key:c`, windowMs: 60_000, limit: 1_000 }];
-    const first = await admit(book, counters);
-    const second = await admit(book, counters);
+    const first = await admit(book);
+    const second = await admit(book);
+    await admitRate(book, counters);
+    await admitRate(book, counters);
     expect(first.status).toBe('leased');
     expect((await store.read(ref, clock.now().getTime()))!.reserved).toBe(100 * WORST);
     expect(Number(await shared.redis!.get(counters[0]!.key))).toBe(50);
@@ -219,7 +227,7 @@ describe.runIf(redisUrl)('budget leases on Redis', () => {
     book.settle(leaseId, WORST, WORST / 4);
 
     // The lease is full but for the 3/4 returned: a request for that much fits in it.
-    const fits = await admit(book, [], (3 * WORST) / 4);
+    const fits = await admit(book, (3 * WORST) / 4);
     expect(fits).toMatchObject({ status: 'leased', leaseId });
     await book.flush(ref.organizationId);
     expect(await store.read(ref, clock.now().getTime())).toEqual({ cap: null, spent: WORST / 4, reserved: 100 * WORST - WORST / 4 });

@@ -18,14 +18,14 @@
 // An idle lease (nothing in flight for IDLE_SYNCS intervals) retires too, so an instance that
 // stopped serving an organization does not sit on its headroom.
 // API keys under a budget (their own or a key's above them) are held per request (their budget is usually small, and
-// a lease per (org, key) would tie up most of it on one instance); their rate counters may still
-// come from blocks.
+// a lease per (org, key) would tie up most of it on one instance).
 //
-// Rate limits come from token blocks (rate-limit/leases.ts) leased in the same script.
-// A refill (the script call when the lease or a block is empty) is single-flight per
-// (organization, credential): concurrent requests wait for it and then admit locally; when the
-// refill fell back to a per-request hold (near the cap) the waiters stop waiting and hold per
-// request in parallel, as before leases existed.
+// Rate limits come from token blocks (rate-limit/leases.ts) leased by the same script, counted
+// before any work on a request (admitRate, admitRateLocally), apart from its budget.
+// A refill (the script call when the lease is empty) is single-flight per organization and
+// period: concurrent requests wait for it and then admit locally; when the refill fell back to a
+// per-request hold (near the cap) the waiters stop waiting and hold per request in parallel, as
+// before leases existed.
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { CounterHit, HitResult, WindowCount } from '../rate-limit/counters.js';
@@ -54,19 +54,15 @@ export interface LeaseAdmission {
   expiresAtMs: number;
   /** The budgets of the calling key and the keys above it; empty when none has one. */
   keys: readonly KeyBudget[];
-  /** Rate counters not counted yet. */
-  counters: CounterHit[];
 }
 
-export type LeaseAdmitResult = { rate: HitResult | undefined } & (
+export type LeaseAdmitResult =
   | { status: 'uninitialised' }
-  | { status: 'limited' }
   | { status: 'exceeded'; scope: 'organization' | 'key' }
   /** A per-request hold with the admission's holdId. */
   | { status: 'held' }
   /** Admitted against a lease. */
-  | { status: 'leased'; leaseId: string }
-);
+  | { status: 'leased'; leaseId: string };
 
 interface BudgetLease {
   id: string;
@@ -115,7 +111,7 @@ export class LeaseBook {
     for (let waits = 0; ; waits++) {
       const local = this.admitLocally(request);
       if (local) return local;
-      const flight = `${request.ref.organizationId}|${request.counters[0]?.key ?? ''}`;
+      const flight = refKey(request.ref);
       const pending = this.refills.get(flight);
       if (pending && waits < MAX_REFILL_WAITS && !request.keys.length && !this.nearCap(request.ref)) {
         await pending.then(noop, noop);
@@ -169,15 +165,12 @@ export class LeaseBook {
     await this.store.returnTokens(this.blocks.drain(Date.now())).catch((error: unknown) => this.warn(error, 'returning unused rate-limit tokens failed'));
   }
 
-  /** Admits against a lease and rate tokens this book holds, or returns undefined (then `admit`). */
+  /** Admits against a lease this book holds, or returns undefined (then `admit`). */
   admitLocally(request: LeaseAdmission): LeaseAdmitResult | undefined {
     const lease = this.usableLease(request);
     if (!lease || available(lease) < request.amount) return undefined;
-    const now = Date.now();
-    if (!request.counters.every((hit) => this.blocks.has(hit, now))) return undefined;
-    const windows = request.counters.map((hit) => this.blocks.take(hit, now));
     this.use(lease, request.amount);
-    return { status: 'leased', leaseId: lease.id, rate: request.counters.length ? { admitted: true, windows } : undefined };
+    return { status: 'leased', leaseId: lease.id };
   }
 
   /** Counts a request's rate-limit counters from this book's token blocks when each has one; else undefined, nothing taken. */
@@ -220,52 +213,31 @@ export class LeaseBook {
     return { admitted: true, windows };
   }
 
-  /** One ADMIT script call: counts the counters without a local token, and covers the budget locally, by a new lease, or by a hold. */
+  /** One ADMIT script call: the budget covered by a new lease, or by a hold for this request alone. */
   private async refill(request: LeaseAdmission): Promise<LeaseAdmitResult> {
+    // Another request's refill may have brought a lease that covers this one meanwhile.
+    const local = this.admitLocally(request);
+    if (local) return local;
     const now = Date.now();
-    const lease = this.usableLease(request);
-    const covered = lease !== undefined && available(lease) >= request.amount;
-    if (covered) this.use(lease, request.amount);
-    const local = request.counters.map((hit) => (this.blocks.has(hit, now) ? this.blocks.take(hit, now) : undefined));
-    const sent = request.counters.filter((_, i) => !local[i]).map((hit) => ({ hit, lease: this.blocks.leaseSize(hit.limit) }));
-    const undo = () => {
-      if (covered) lease.inFlight -= request.amount;
-      request.counters.forEach((hit, i) => local[i] && this.blocks.giveBack(hit));
-    };
     // The connection the script goes out on: a lease it grants belongs to it.
     const connection = this.store.connection();
-    let outcome;
-    try {
-      outcome = await this.store.admit({ ...request.ref, nowMs: request.nowMs, amount: request.amount, budget: this.budgetAsk(request, covered), counters: sent });
-    } catch (error) {
-      undo();
-      throw error;
-    }
-    if (outcome.status === 'uninitialised') {
-      undo();
-      return { status: 'uninitialised', rate: undefined };
-    }
-    let next = 0;
-    const windows = local.map((window): WindowCount => window ?? TokenBlocks.counted(outcome.counts[next++]!));
-    const rate = request.counters.length ? { admitted: outcome.status !== 'limited', windows } : undefined;
-    if (outcome.status === 'limited') {
-      undo();
-      return { status: 'limited', rate };
-    }
-    sent.forEach(({ hit }, i) => this.blocks.store(hit, outcome.counts[i]!, now));
+    const outcome = await this.store.admit({ ...request.ref, nowMs: request.nowMs, amount: request.amount, budget: this.budgetAsk(request), counters: [] });
     switch (outcome.status) {
+      case 'uninitialised':
+        return { status: 'uninitialised' };
       case 'exceeded':
-        return { status: 'exceeded', scope: outcome.scope, rate };
+        return { status: 'exceeded', scope: outcome.scope };
       case 'held':
         if (!request.keys.length) this.nearCapUntil.set(refKey(request.ref), now + this.settings.syncMs);
-        return { status: 'held', rate };
-      case 'counted':
-        return { status: 'leased', leaseId: lease!.id, rate };
+        return { status: 'held' };
       case 'leased': {
         const taken = this.open(request, outcome.amount, outcome.capVersion, connection);
         this.use(taken, request.amount);
-        return { status: 'leased', leaseId: taken.id, rate };
+        return { status: 'leased', leaseId: taken.id };
       }
+      default:
+        // 'limited' and 'counted' answer counters or a budget covered locally, neither of which was sent.
+        throw new Error(`the ADMIT script answered '${outcome.status}' to a budget request`);
     }
   }
 
@@ -286,8 +258,7 @@ export class LeaseBook {
     return lease;
   }
 
-  private budgetAsk(request: LeaseAdmission, covered: boolean): BudgetAsk {
-    if (covered) return { mode: 'none' };
+  private budgetAsk(request: LeaseAdmission): BudgetAsk {
     const { sizing } = this.settings;
     const hold = { holdId: request.holdId, expiresAtMs: request.expiresAtMs };
     if (request.keys.length || this.closed || sizing.ceiling <= 0 || request.amount * sizing.minRequests > sizing.ceiling) return { mode: 'hold', ...hold, keys: request.keys };

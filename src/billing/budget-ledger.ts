@@ -4,8 +4,8 @@
 // every third of the TTL, so only a crashed caller's reservation lapses), then settles to the
 // real cost or releases.
 // An API key with a monthly budget of its own is held against it too, and against the budget of
-// every key above it (a key created with a key), in the same atomic step,
-// and a request's rate-limit counters may ride along with its first hold (one Redis round trip).
+// every key above it (a key created with a key), in the same atomic step. A gateway request's
+// rate-limit counters are counted before any work on it (countRate, countRateLocally), never here.
 // Counters live in the budget store (Redis or in-process); the database stays the truth: the
 // cap is read from organization_budgets and a period's spend (the organization's, the spend
 // through a key: its own and its descendants') from
@@ -82,8 +82,7 @@ export class BudgetLedger implements BudgetGuard, BudgetControl {
     const now = this.deps.clock.now();
     const period = this.periodOf(now);
     const ref = { organizationId, period: period.key };
-    const { apiKey, admission } = options;
-    const keyBudgets = keyBudgetsOf(apiKey);
+    const keyBudgets = keyBudgetsOf(options.apiKey);
     const hold = {
       ...ref,
       holdId: randomUUID(),
@@ -91,21 +90,18 @@ export class BudgetLedger implements BudgetGuard, BudgetControl {
       nowMs: now.getTime(),
       expiresAtMs: now.getTime() + this.deps.reservationTtlMs,
       keys: keyBudgets,
-      counters: admission && !admission.counted ? admission.counters : undefined,
     };
     if (this.leases) {
-      const request: LeaseAdmission = { ref, ...hold, counters: hold.counters ?? [] };
-      // Far from the cap and the limits (most requests): admitted here, without awaiting anything.
+      const request: LeaseAdmission = { ref, ...hold };
+      // Far from the cap (most requests): admitted here, without awaiting anything.
       const local = this.leases.admitLocally(request);
-      return this.leaseReservation(local ?? (await this.admitWithLeases(this.leases, request, period)), hold, worstCaseCost, admission);
+      return this.leaseReservation(local ?? (await this.admitWithLeases(this.leases, request, period)), hold, worstCaseCost);
     }
     let outcome = await this.guarded(() => this.store.hold(hold));
     if (outcome.status === 'uninitialised') {
       await this.load(ref, period, keyBudgets);
       outcome = await this.guarded(() => this.store.hold(hold));
     }
-    // The rate limit decides first: a rejected request was neither counted nor held.
-    if (outcome.status !== 'uninitialised' && outcome.rate) admission!.apply(outcome.rate);
     if (outcome.status === 'exceeded') throw exceededError(outcome.scope);
     if (outcome.status !== 'held') throw new AppError('service_unavailable', 'The budget ledger is not available');
     return { id: reservationId(period.key, hold.holdId, keyBudgets), organizationId, amount: worstCaseCost };
@@ -152,10 +148,7 @@ export class BudgetLedger implements BudgetGuard, BudgetControl {
     outcome: LeaseAdmitResult,
     hold: PeriodRef & { holdId: string; keys: readonly KeyBudget[] },
     worstCaseCost: number,
-    admission: ReserveOptions['admission'],
   ): BudgetReservation {
-    // The rate limit decides first: a rejected request was neither counted nor held.
-    if (outcome.rate) admission!.apply(outcome.rate);
     if (outcome.status === 'exceeded') throw exceededError(outcome.scope);
     const { organizationId } = hold;
     if (outcome.status === 'leased') return { id: `${LEASE_PREFIX}${outcome.leaseId}`, organizationId, amount: worstCaseCost };

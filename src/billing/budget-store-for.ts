@@ -10,7 +10,7 @@ import { RedisLeaseStore } from './budget-store.leases.redis.js';
 import type { LeaseStore } from './lease-store.js';
 
 export function createBudgetStore(shared: SharedState): BudgetStore {
-  return shared.kind === 'redis' && shared.redis ? new RedisBudgetStore(shared.redis) : new MemoryBudgetStore(shared.counters);
+  return shared.kind === 'redis' && shared.redis ? new RedisBudgetStore(shared.redis) : new MemoryBudgetStore();
 }
 
 /** The lease scripts behind `shared`, or undefined in process (one instance admits per request, cheaply). */

@@ -1,9 +1,7 @@
 // The in-process budget store: the single-instance twin of the Redis scripts
-// (budget-store.redis.ts), used when no Redis is configured. A hold counts the request's
-// rate-limit counters (the runtime's in-memory counters, shared with the rate-limit middleware)
-// and the budgets of the API key and the keys above it in the same step, as the Redis hold script does.
-import type { MemoryCounters } from '../rate-limit/counters.js';
-import type { BudgetStore, CapSetting, Counted, HoldOutcome, HoldRequest, KeySpend, PeriodRef, PeriodState } from './budget-store.js';
+// (budget-store.redis.ts), used when no Redis is configured. A hold checks the organization's cap
+// and the budgets of the API key and the keys above it in one step, as the Redis hold script does.
+import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, KeySpend, PeriodRef, PeriodState } from './budget-store.js';
 
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
@@ -23,8 +21,6 @@ export class MemoryBudgetStore implements BudgetStore {
   private readonly caps = new Map<string, CapSetting>();
   private readonly periods = new Map<string, MemoryPeriod>();
 
-  constructor(private readonly counters: MemoryCounters) {}
-
   async hold(request: HoldRequest): Promise<HoldOutcome> {
     const cap = this.caps.get(request.organizationId);
     const period = this.periods.get(periodKey(request));
@@ -32,25 +28,20 @@ export class MemoryBudgetStore implements BudgetStore {
     const budgets = request.keys ?? [];
     const keys = budgets.map((budget) => period.keys.get(budget.keyId));
     if (keys.some((key) => !key)) return { status: 'uninitialised' };
-    let rate: Counted['rate'];
-    if (request.counters) {
-      rate = this.counters.hit(request.counters);
-      if (!rate.admitted) return { status: 'limited', rate };
-    }
     dropExpiredHolds(period, request.nowMs);
     if (cap.cap !== null && period.spent + period.reserved + request.amount > cap.cap) {
-      return { status: 'exceeded', scope: 'organization', cap: cap.cap, spent: period.spent, reserved: period.reserved, rate };
+      return { status: 'exceeded', scope: 'organization', cap: cap.cap, spent: period.spent, reserved: period.reserved };
     }
     for (const [i, budget] of budgets.entries()) {
       const key = keys[i]!;
       if (key.spent + key.reserved + request.amount > budget.cap) {
-        return { status: 'exceeded', scope: 'key', cap: budget.cap, spent: key.spent, reserved: key.reserved, rate };
+        return { status: 'exceeded', scope: 'key', cap: budget.cap, spent: key.spent, reserved: key.reserved };
       }
     }
     period.reserved += request.amount;
     for (const key of keys) key!.reserved += request.amount;
     period.holds.set(request.holdId, { amount: request.amount, expiresAtMs: request.expiresAtMs, keyIds: budgets.length ? budgets.map((budget) => budget.keyId) : NO_KEYS });
-    return { status: 'held', rate };
+    return { status: 'held' };
   }
 
   async settle(ref: PeriodRef, holdId: string, actual: number, keyIds: readonly string[] = []): Promise<void> {

@@ -8,10 +8,7 @@
 //                               descendants'), kr:<keyId> -> reserved, hk:<holdId> -> the hold's
 //                               budgeted keys, comma-separated (the calling key and those above it)
 //   budget:{org}:<YYYY-MM>:exp  sorted set: holdId scored by expiry (ms)
-// The hold script also counts the request's rate-limit counters (rl:...{org}...), so a gateway
-// request costs one round trip for both.
 import type { Redis } from 'ioredis';
-import { counterArgs, LUA_HIT_COUNTERS, windowsFrom } from '../rate-limit/counters.js';
 import type { BudgetStore, CapSetting, HoldOutcome, HoldRequest, KeyBudget, KeySpend, PeriodRef, PeriodState } from './budget-store.js';
 
 // Integers are formatted with %d: Lua numbers are doubles and tostring() would turn large ones
@@ -90,27 +87,17 @@ local function hold_keys(state, id, ids, csv, size)
 end
 `;
 
-// KEYS: cap, state, exp, then the rate counters. ARGV: now, amount, holdId, expiresAt, key ids
-// and key caps (comma-separated, '' = no key budget), then window and limit per counter. Order:
-// loaded? -> counters (a rejection counts nothing and holds nothing) -> organization cap -> key
-// budgets -> hold.
-// Reply: {status, scope, cap, spent, reserved, admitted, count1, ttl1, ...}.
-const HOLD = `${DROP_EXPIRED}${LUA_HIT_COUNTERS}
+// KEYS: cap, state, exp. ARGV: now, amount, holdId, expiresAt, key ids and key caps
+// (comma-separated, '' = no key budget). Order: loaded? -> organization cap -> key budgets -> hold.
+// Reply: {status, scope, cap, spent, reserved}.
+const HOLD = `${DROP_EXPIRED}
 local capv = redis.call('GET', KEYS[1])
 if (not capv) or redis.call('EXISTS', KEYS[2]) == 0 then return {'uninitialised'} end
 local keyIds, keyCaps = list_of(ARGV[5]), list_of(ARGV[6])
 if not keys_loaded(KEYS[2], keyIds) then return {'uninitialised'} end
-local n = #KEYS - 3
-local admitted, counts, ttls = hit_counters(4, n, 7)
 local function reply(status, scope, cap, spent, reserved)
-  local out = {status, scope, cap, spent, reserved, admitted}
-  for i = 1, n do
-    out[#out + 1] = counts[i]
-    out[#out + 1] = ttls[i]
-  end
-  return out
+  return {status, scope, cap, spent, reserved}
 end
-if admitted == 0 then return reply('limited', '', '', '', '') end
 drop_expired(KEYS[2], KEYS[3], ARGV[1])
 local spent = tonumber(redis.call('HGET', KEYS[2], 'spent') or '0')
 local reserved = tonumber(redis.call('HGET', KEYS[2], 'reserved') or '0')
@@ -195,7 +182,7 @@ return {cap_of(capv), redis.call('HGET', KEYS[2], 'spent') or '0', redis.call('H
 `;
 
 interface BudgetCommands {
-  budgetHold(numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<(string | number)[]>;
+  budgetHold(...keysAndArgs: (string | number)[]): Promise<(string | number)[]>;
   budgetCloseMany(state: string, exp: string, ...holds: string[]): Promise<number>;
   budgetRenew(state: string, exp: string, holdId: string, now: number, expiresAt: number): Promise<number>;
   budgetInitialise(cap: string, state: string, capValue: string, version: number, spent: number, ttl: number, keyIds: string, keySpends: string): Promise<number>;
@@ -211,8 +198,7 @@ export class RedisBudgetStore implements BudgetStore {
   private readonly closing = new Map<string, { holds: string[]; done: Promise<void> }>();
 
   constructor(redis: Redis) {
-    // The hold takes a variable number of keys (its rate counters): the count comes first.
-    redis.defineCommand('budgetHold', { lua: HOLD });
+    redis.defineCommand('budgetHold', { numberOfKeys: 3, lua: HOLD });
     redis.defineCommand('budgetCloseMany', { numberOfKeys: 2, lua: CLOSE_MANY });
     redis.defineCommand('budgetRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('budgetInitialise', { numberOfKeys: 2, lua: INITIALISE });
@@ -223,21 +209,16 @@ export class RedisBudgetStore implements BudgetStore {
 
   async hold(request: HoldRequest): Promise<HoldOutcome> {
     const keys = keysOf(request);
-    const counters = request.counters ?? [];
     const reply = await this.redis.budgetHold(
-      3 + counters.length,
-      keys.cap, keys.state, keys.expiry, ...counters.map((c) => c.key),
+      keys.cap, keys.state, keys.expiry,
       request.nowMs, request.amount, request.holdId, request.expiresAtMs, ...keyBudgetArgs(request.keys),
-      ...counterArgs(counters),
     );
-    const [status, scope, cap, spent, reserved, admitted] = reply;
+    const [status, scope, cap, spent, reserved] = reply;
     if (status === 'uninitialised') return { status: 'uninitialised' };
-    const rate = request.counters ? { admitted: Number(admitted) === 1, windows: windowsFrom(reply, 6, counters.length) } : undefined;
-    if (status === 'limited') return { status: 'limited', rate: rate! };
     if (status === 'exceeded') {
-      return { status: 'exceeded', scope: scope === 'key' ? 'key' : 'organization', cap: Number(cap), spent: Number(spent), reserved: Number(reserved), rate };
+      return { status: 'exceeded', scope: scope === 'key' ? 'key' : 'organization', cap: Number(cap), spent: Number(spent), reserved: Number(reserved) };
     }
-    return { status: 'held', rate };
+    return { status: 'held' };
   }
 
   settle(ref: PeriodRef, holdId: string, actual: number, keyIds: readonly string[] = []): Promise<void> {

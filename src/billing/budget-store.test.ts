@@ -1,11 +1,9 @@
 // The budget store's hold with what the per-key limits added to it (commit 94af6a8): an API key's own budget held in the
-// same step as the organization's cap, and the request's rate-limit counters counted in it too
-// (one Redis round trip). Run on the in-process twin and on real Redis (the Lua scripts): both
-// must apply the same rule.
+// same step as the organization's cap. Run on the in-process twin and on real Redis (the Lua
+// scripts): both must apply the same rule.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import type { CounterHit } from '../rate-limit/counters.js';
 import { openSharedState, type SharedState } from '../redis.js';
 import type { BudgetStore, HoldRequest } from './budget-store.js';
 import { createBudgetStore } from './budget-store-for.js';
@@ -70,26 +68,6 @@ describe.each(stores)('budget store holds on the $name', ({ open }) => {
     expect((await store.hold(hold(100, { keys, expiresAtMs: now + 10 }))).status).toBe('held');
     expect((await store.hold(hold(100, { keys }))).status).toBe('exceeded');
     expect((await store.hold(hold(100, { keys, nowMs: now + 11 }))).status).toBe('held');
-  });
-
-  it('counts the rate-limit counters in the same step: a rejected request is neither counted nor held', async () => {
-    await store.initialise(ref, { cap: 100, version: 1 }, 0, 3600);
-    const tag = randomUUID();
-    const counters: CounterHit[] = [
-      { key: `rl:credential:{${tag}}:key:a`, windowMs: 60_000, limit: 2 },
-      { key: `rl:organization:{${tag}}`, windowMs: 60_000, limit: 10 },
-    ];
-    const first = await store.hold(hold(10, { counters }));
-    expect(first).toMatchObject({ status: 'held', rate: { admitted: true } });
-    expect(first.status === 'held' && first.rate!.windows.map((w) => w.count)).toEqual([1, 1]);
-    // Over the budget, but within the rate: counted, not held.
-    const over = await store.hold(hold(95, { counters }));
-    expect(over).toMatchObject({ status: 'exceeded', scope: 'organization', rate: { admitted: true } });
-    const limited = await store.hold(hold(10, { counters }));
-    expect(limited).toMatchObject({ status: 'limited', rate: { admitted: false } });
-    expect(limited.status === 'limited' && limited.rate.windows.map((w) => w.count)).toEqual([2, 2]);
-    expect(limited.status === 'limited' && limited.rate.windows[0]!.msLeft).toBeGreaterThan(0);
-    expect(await store.read(ref, now)).toEqual({ cap: 100, spent: 0, reserved: 10 });
   });
 
   it('settles and releases many holds closed in one turn exactly as one by one', async () => {

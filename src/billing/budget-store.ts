@@ -6,9 +6,7 @@
 // have no rounding drift.
 // An API key with its own budget has its spend and reserved total tracked beside its
 // organization's; a key created with a key counts against each budgeted key above it too (a
-// hold names the whole chain), so a key's counters hold the spend through it and its descendants, and a hold may carry the request's rate-limit counters, counted in the same
-// atomic step (one Redis round trip for both).
-import type { CounterHit, WindowCount } from '../rate-limit/counters.js';
+// hold names the whole chain), so a key's counters hold the spend through it and its descendants.
 
 export interface CapSetting {
   /** Nano-USD, or null for no cap. */
@@ -42,21 +40,12 @@ export interface HoldRequest extends PeriodRef {
   expiresAtMs: number;
   /** The hold must also fit each of these keys' budgets, and counts in each reserved total. */
   keys?: readonly KeyBudget[] | undefined;
-  /** Rate-limit counters: counted first, and the hold is taken only when they admit the request. */
-  counters?: CounterHit[] | undefined;
-}
-
-/** The counters' outcome, when the hold carried counters (else absent). */
-export interface Counted {
-  rate?: { admitted: boolean; windows: WindowCount[] };
 }
 
 export type HoldOutcome =
-  | ({ status: 'held' } & Counted)
-  | ({ status: 'exceeded'; scope: 'organization' | 'key'; cap: number; spent: number; reserved: number } & Counted)
-  /** Rejected by a rate-limit counter: nothing was counted or held. */
-  | ({ status: 'limited' } & Required<Counted>)
-  /** The cap or the period's spend (the organization's or the key's) is not loaded yet: load them and retry. Nothing was counted. */
+  | { status: 'held' }
+  | { status: 'exceeded'; scope: 'organization' | 'key'; cap: number; spent: number; reserved: number }
+  /** The cap or the period's spend (the organization's or the key's) is not loaded yet: load them and retry. Nothing was held. */
   | { status: 'uninitialised' };
 
 export interface PeriodState {

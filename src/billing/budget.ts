@@ -13,12 +13,12 @@ export interface BudgetReservation {
 
 /**
  * A request's rate-limit counters, still to be counted. Gateway calls count them first, before
- * any work on the request's bytes (`countAlone`, from local rate blocks where the ledger has
- * leases); a hold given an admission not counted yet counts it in the same atomic step.
+ * any work on the request's bytes and before any budget hold (`countLocally` from local rate
+ * blocks where the ledger has leases, else `countAlone`).
  */
 export interface PendingAdmission {
   readonly counters: CounterHit[];
-  /** True once counted (by a hold or alone). */
+  /** True once counted. */
   readonly counted: boolean;
   /** Takes the counters' outcome; throws 429 rate_limited when the request was not admitted. */
   apply(result: HitResult): void;
@@ -38,14 +38,12 @@ export interface ReserveKey {
 export interface ReserveOptions {
   /** The API key of the call, with its own monthly budget (USD) if it has one, and the budgeted keys above it. */
   apiKey?: ReserveKey | undefined;
-  /** Counted with this hold when not counted yet. */
-  admission?: PendingAdmission | undefined;
 }
 
 export interface BudgetGuard {
   /**
    * Throws AppError('budget_exceeded') when the reservation would pass the organization's cap or
-   * the key's budget, and 429 rate_limited when `options.admission` is counted here and rejected.
+   * the key's budget.
    */
   reserve(organizationId: string, worstCaseCost: number, options?: ReserveOptions): Promise<BudgetReservation>;
   /**
@@ -67,8 +65,7 @@ export interface BudgetGuard {
 
 /** No cap: reservations always succeed. */
 export const unlimitedBudget: BudgetGuard = {
-  async reserve(organizationId, worstCaseCost, options) {
-    await options?.admission?.countAlone();
+  async reserve(organizationId, worstCaseCost) {
     return { id: 'unlimited', organizationId, amount: worstCaseCost };
   },
   keepAlive: () => () => {},

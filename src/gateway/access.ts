@@ -35,11 +35,10 @@ export function isModelAllowed(context: Pick<ChatContext, 'keyLimits'>, model: s
   return !allowed || allowed.includes(model);
 }
 
-/** The budget hold options of a call: the key with its own budget and those above it, and the pending rate-limit counters. */
+/** The budget hold options of a call: the key with its own budget and those above it (its rate limits were counted before any work). */
 export function holdOptionsOf(context: ChatContext): ReserveOptions {
   return {
     apiKey: context.apiKeyId ? { id: context.apiKeyId, monthlyBudget: context.keyLimits?.monthlyBudget ?? null, budgetsAbove: budgetsAbove(context) } : undefined,
-    admission: context.admission,
   };
 }
 
