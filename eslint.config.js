@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules, plus the few STYLE.md asks for.
+// Lint: typescript-eslint's recommended rules, plus the few docs/ARCHITECTURE.md asks for.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

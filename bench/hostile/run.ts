@@ -194,7 +194,7 @@ async function main(): Promise<void> {
       console.error(`  ${item.parser}: ${item.input} done`);
     }
     table(['parser', 'worst input', 'status', 'MiB', 'wall ms', 'ms per MiB', 'over the floor, ms per MiB', 'longest stall ms', 'RSS MB'], rows);
-    console.log('Targets: longest stall <= 50 ms; <= 20 ms per MiB in the request path (DESIGN.md section 5). The floor: the route\'s baseline of ordinary prose.');
+    console.log('Targets: longest stall <= 50 ms; <= 20 ms per MiB in the request path (docs/design.md, Targets). The floor: the route\'s baseline of ordinary prose.');
   } finally {
     await client.close();
     await api.stop(2000);

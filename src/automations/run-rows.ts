@@ -84,7 +84,7 @@ with "input" as (
   insert into "automation_runs" ("id", "automation_id", "organization_id", "trigger", "status", "started_at", "context", "retry_of", "scheduled_for")
   select i."run_id", a."id", a."organization_id", i."trigger", 'running', i."started_at", i."context", i."retry_of", i."scheduled_for"
   from "automation" a, "input" i
-  -- A scheduled fire while another run of the automation is running is skipped (DESIGN.md "Overlap");
+  -- A scheduled fire while another run of the automation is running is skipped (docs/design.md, "Overlap");
   -- a run older than its hour of work has ended in Temporal, whatever its row says, unless it waits
   -- for an approval or was decided on within the hour (its hour of work does not count the waits).
   where not (i."skip_if_running" and exists (

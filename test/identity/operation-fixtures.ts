@@ -437,7 +437,7 @@ export const OPERATION_FIXTURES: Record<string, OperationFixture> = {
   // Webhooks
   receiveWebhook: {
     prepare: async (make) => ({ params: { webhookId: (await make.assistant({ ingress: true })).webhookId }, body: { event: 'matrix' } }),
-    crossOrganization: { excluded: 'the URL id is the credential (DESIGN.md, Webhooks): whoever holds the URL may post, whatever else they hold' },
+    crossOrganization: { excluded: 'the URL id is the credential (docs/design.md, Webhooks): whoever holds the URL may post, whatever else they hold' },
   },
   getWebhookExecution: { prepare: async (make) => ({ params: { executionId: await make.execution() } }) },
   postMcpMessage: {

@@ -35,7 +35,7 @@ async function limitedKey(perMinute: number): Promise<{ organizationId: string; 
 const ask = (key: string, model: string, content: string) =>
   call<any>(stack.baseUrl, 'POST', '/chat/completions', { key, body: { model, messages: [{ role: 'user', content }] } });
 
-describe('admission before work (issue 40)', () => {
+describe('admission before work', () => {
   it('counts response-cache hits against the rate limit', async () => {
     const { key } = await limitedKey(3);
     const statuses = [];

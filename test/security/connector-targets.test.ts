@@ -178,7 +178,7 @@ describe('file paths in connection values', () => {
     }
   });
 
-  it('refuses a dangling symlink that leads out, as the file or as a directory on the way (issue 29)', async () => {
+  it('refuses a dangling symlink that leads out, as the file or as a directory on the way', async () => {
     const orgDir = path.join(dataDir, org.id);
     fs.mkdirSync(orgDir, { recursive: true });
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));

@@ -62,7 +62,7 @@ const countTokens = (content: unknown) =>
     body: JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content }] }),
   });
 
-describe('hostile input through the API (issue 40)', () => {
+describe('hostile input through the API', () => {
   it.each([
     ['unbroken letters', (seed: number) => unbroken(SIZE, seed)],
     ['special tokens', () => '<|endoftext|>'.repeat(Math.floor(SIZE / 13))],

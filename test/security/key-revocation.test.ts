@@ -62,7 +62,7 @@ async function waitForKeyLockWaiters(count: number): Promise<void> {
   await waitFor(async () => (await lockWaiters('select k."id", k."revoked_at" from "api_keys" k')) >= count, { what: `${count} transactions waiting on the key's row` });
 }
 
-describe('revocation is final (issue 40)', () => {
+describe('revocation is final', () => {
   it('a key created with a key in flight while that key is revoked is never active', async () => {
     // Embedded PGlite runs one transaction at a time: there the rounds check the outcome, not the race.
     const rounds = inject('databaseUrl') ? 6 : 2;

@@ -82,7 +82,7 @@ async function approvalAudit(approvalId: string): Promise<string[]> {
   return audit.body.auditLogs.filter((event: any) => event.targetId === approvalId).map((event: any) => event.action);
 }
 
-describe('a pending approval of a deleted assistant or automation (issue 40, finding 1)', () => {
+describe('a pending approval of a deleted assistant or automation (third round, finding 1)', () => {
   it('is cancelled with the assistant: neither the API nor the link sent to its channel approves it, and the tool never runs', async () => {
     const created = await api('POST', '/assistants', {
       name: 'Adder', model: 'fake-model', trigger: { type: 'webhook' }, systemPrompt: 'Add with the tool.',
@@ -165,7 +165,7 @@ describe('a pending approval of a deleted assistant or automation (issue 40, fin
   });
 });
 
-describe('remember: true on a tool the MCP server named (issue 40, finding 2)', () => {
+describe('remember: true on a tool the MCP server named (third round, finding 2)', () => {
   it('is refused 400 naming remember for a tool named * or a*b, leaving the policy and the request as they were', async () => {
     const created = await api('POST', '/automations', {
       name: 'Wildcards', systemPrompt: 'Call the odd tools.', schedule: '0 9 * * *', status: 'paused', model: 'fake-model',
@@ -211,7 +211,7 @@ describe('remember: true on a tool the MCP server named (issue 40, finding 2)', 
   }, 180_000);
 });
 
-describe("an assistant's trigger in the docs (issue 40, finding 3)", () => {
+describe("an assistant's trigger in the docs (third round, finding 3)", () => {
   it("is the owner's: the service answers an admin 403 naming trigger, and docs/webhooks-and-assistants.md says so", async () => {
     const created = await api('POST', '/assistants', { name: 'Triage', systemPrompt: 'x' });
     expect(created.status, created.text).toBe(201);
@@ -228,7 +228,7 @@ describe("an assistant's trigger in the docs (issue 40, finding 3)", () => {
   });
 });
 
-describe('Slack channels (issue 40, finding 4)', () => {
+describe('Slack channels (third round, finding 4)', () => {
   it("are refused without the organization's own bot token, on automations and assistants", async () => {
     const automation = await api('POST', '/automations', { name: 'Anywhere', systemPrompt: 'x', schedule: '0 9 * * *', status: 'paused', channels: [{ type: 'email', target: 'a@example.test' }, { type: 'slack', target: '#general' }] });
     expect(automation.status, automation.text).toBe(400);

@@ -69,7 +69,7 @@ describe('quotas', () => {
     expect((await api(org.member.key, 'POST', `/automations/${id}/webhooks`)).status).toBe(201);
   });
 
-  it("webhooks: an assistant's trigger set by PUT counts too, and parallel updates at the limit never both pass (issue 29)", async () => {
+  it("webhooks: an assistant's trigger set by PUT counts too, and parallel updates at the limit never both pass", async () => {
     const team = await createTestOrganization(stack.runtime.orm);
     const ids: string[] = [];
     for (const name of ['a1', 'a2', 'a3']) {
@@ -88,7 +88,7 @@ describe('quotas', () => {
     expect((await api(team.member.key, 'PUT', `/assistants/${refused}`, { trigger: { type: 'webhook' } })).status).toBe(200);
   });
 
-  it('assistants per organization (QUOTA_ASSISTANTS_PER_ORG, issue 29)', async () => {
+  it('assistants per organization (QUOTA_ASSISTANTS_PER_ORG)', async () => {
     const team = await createTestOrganization(stack.runtime.orm);
     const results = await Promise.all([0, 1, 2, 3, 4].map((i) => api(i % 2 ? team.member.key : team.admin.key, 'POST', '/assistants', { name: `b${i}`, systemPrompt: 'hi' })));
     expect(results.filter((res) => res.status === 201), results.map((r) => r.text).join('\n')).toHaveLength(3);

@@ -98,7 +98,7 @@ async function expectSettled(setup: Awaited<ReturnType<typeof keys>>, requestId:
   }
 }
 
-describe('every answer is settled and recorded, whatever ends it (issue 40)', () => {
+describe('every answer is settled and recorded, whatever ends it', () => {
   const cases: Array<[string, string, FakeReply, number, { outcome: string; inputTokens?: number }]> = [
     ['a stream that finishes without usage from the upstream', 'fake-model', { content: LONG_ANSWER, usage: null }, 0, { outcome: 'success' }],
     ['a stream its client aborts after the first chunk', 'fake-model', { content: LONG_ANSWER, usage: null, chunkDelayMs: 50 }, 1, { outcome: 'aborted' }],

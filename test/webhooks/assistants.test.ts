@@ -62,7 +62,7 @@ describe('assistants', () => {
     expect(res.body).not.toHaveProperty('webhookUrl');
   });
 
-  it("shows the webhook URL to the assistant's owner only (it is run content: issue 29)", async () => {
+  it("shows the webhook URL to the assistant's owner only (it is run content)", async () => {
     const created = await call(stack.baseUrl, 'POST', '/assistants', { key: org.member.key, body: webhookAssistant });
     const own = await call(stack.baseUrl, 'GET', `/assistants/${created.body.id}`, { key: org.member.key });
     expect(own.status).toBe(200);
