@@ -87,22 +87,34 @@ export function statusRange(filter: string): [number, number] {
   return [Number(filter), Number(filter) + 1];
 }
 
-/** [from, to): a date-only `to` includes that whole UTC day; `to` before `from` is 400 naming `to`. */
+/**
+ * [from, to): a date-only `to` includes that whole UTC day; `to` before `from` is 400 naming `to`.
+ * Instants outside years 1-9999 are 400 (PostgreSQL's timestamps have no year 0, and
+ * toISOString writes years past 9999 in a form it does not read); a `to` past the end of 9999
+ * (`to=9999-12-31`) is no upper bound.
+ */
 export function timeRange(query: Pick<RequestRecordsQuery, 'from' | 'to'>): { from?: Date; to?: Date } {
-  const from = query.from === undefined ? undefined : instant(query.from);
-  const to = query.to === undefined ? undefined : new Date(instant(query.to).getTime() + (isDateOnly(query.to) ? DAY_MS : 0));
+  const from = query.from === undefined ? undefined : instant(query.from, 'from');
+  let to = query.to === undefined ? undefined : instant(query.to, 'to');
+  if (to && query.to && isDateOnly(query.to)) to = new Date(to.getTime() + DAY_MS);
   if (from && to && to.getTime() <= from.getTime()) throw badRequest('to must be after from', 'to');
+  if (to && to.getTime() > LATEST) to = undefined;
   return { ...(from && { from }), ...(to && { to }) };
 }
 
 const DAY_MS = 86_400_000;
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 
 function isDateOnly(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value);
 }
 
-function instant(value: string): Date {
-  return new Date(isDateOnly(value) ? `${value}T00:00:00Z` : value);
+function instant(value: string, param: 'from' | 'to'): Date {
+  const at = new Date(isDateOnly(value) ? `${value}T00:00:00Z` : value);
+  const time = at.getTime();
+  if (Number.isNaN(time) || time < EARLIEST || time > LATEST) throw badRequest(`${param} must be a date between 0001-01-01 and 9999-12-31`, param);
+  return at;
 }
 
 const COLUMNS = [

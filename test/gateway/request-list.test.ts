@@ -119,6 +119,8 @@ describe('GET /v1/gateway/requests', () => {
     expect(byAnswer.body.total).toBe(3);
     expect(markers((await list(org.admin.key, '?model=standard')).body.requests)).toEqual(['r4']);
     expect(markers((await list(org.admin.key, '?model=m-b')).body.requests)).toEqual(['r4', 'r2']);
+    // Quotes and placeholders in a value are data, not SQL.
+    expect((await list(org.admin.key, `?model=${encodeURIComponent("m-a' or '1'='1 ? $1")}`)).body).toEqual({ requests: [], total: 0 });
   });
 
   it('filters by API key', async () => {
@@ -145,6 +147,8 @@ describe('GET /v1/gateway/requests', () => {
     const since = await list(org.admin.key, `?from=${encodeURIComponent('2026-10-05T12:00:00+02:00')}`);
     expect(markers(since.body.requests)).toEqual(['real', 'r5']);
     expect(markers((await list(org.admin.key, '?to=2026-10-01')).body.requests)).toEqual(['r1']);
+    // The ends of the calendar: every record.
+    expect((await list(org.admin.key, '?from=0001-01-01&to=9999-12-31')).body.total).toBe(6);
   });
 
   it('combines filters', async () => {
@@ -179,6 +183,9 @@ describe('GET /v1/gateway/requests', () => {
       ['?from=yesterday', 'from'],
       ['?to=2026-13-45', 'to'],
       ['?from=2026-10-05&to=2026-10-01', 'to'],
+      ['?from=2026-10-05&to=2026-10-05T00:00:00Z', 'to'],
+      ['?from=0000-01-01', 'from'],
+      [`?to=${encodeURIComponent('0001-01-01T00:00:00+01:00')}`, 'to'],
       ['?model=', 'model'],
       ['?model=a&model=b', 'model'],
       ['?limit=0', 'limit'],
@@ -186,7 +193,7 @@ describe('GET /v1/gateway/requests', () => {
       ['?offset=-1', 'offset'],
       ['?colour=blue', 'colour'],
     ] as const) {
-      const res = await list(org.admin.key, query);
+      const res = await call(stack.baseUrl, 'GET', `/gateway/requests${query}`, { key: org.admin.key });
       expect(res.status, `${query}: ${res.text}`).toBe(400);
       expect(res.body.error, query).toMatchObject({ code: 'bad_request', type: 'invalid_request_error', param });
       expect(res.body.error.message, query).toContain(param);
