@@ -5,6 +5,7 @@
 import type { BudgetControl, BudgetGuard } from './billing/budget.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import type { ToolCallLog } from './connectors/tool-calls.js';
 import type { SecretBox } from './crypto/secrets.js';
 import type { Orm } from './db/orm.js';
 import type { Gateway } from './gateway/index.js';
@@ -33,4 +34,6 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Pooled MCP sessions to connections' servers, for /v1/mcp (opened on first use). */
   mcpSessions: McpSessionPool;
+  /** `tool.called` audit events and metrics of every tool call (runs and /v1/mcp), written by group commit. */
+  toolCalls: ToolCallLog;
 }

@@ -15,6 +15,7 @@ import { ResponsesStore } from './gateway/responses.service.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { ConnectorSessionPool } from './mcp-gateway/session-pool.js';
+import { ToolCallLog } from './connectors/tool-calls.js';
 import { openSharedState } from './redis.js';
 import { createPayloadCodec, previousSecretKeys } from './payloads/data-converters.js';
 import { clientTracingInterceptors } from './telemetry/temporal-tracing.js';
@@ -80,6 +81,7 @@ export async function openRuntime(
     const credentials = new CredentialCache(shared);
     const responses = new ResponsesStore({ orm, secrets, clock, retentionDays: config.RESPONSES_RETENTION_DAYS, limits: config });
     const mcpSessions = new ConnectorSessionPool({ config, orm, secrets, logger });
+    const toolCalls = new ToolCallLog({ orm, clock, config, logger });
     return {
       config,
       logger,
@@ -94,8 +96,10 @@ export async function openRuntime(
       mailer,
       secrets,
       mcpSessions,
+      toolCalls,
       async close() {
         await mcpSessions.close();
+        await toolCalls.close();
         await gateway.close();
         // Before Redis closes: unused lease budget and rate tokens go back, settled spend is synced.
         await budget.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the budget leases failed'));

@@ -6,6 +6,8 @@
 // the result or a clear busy error. Target: <= 2 ms added per call. Needs PostgreSQL (DATABASE_URL
 // or 127.0.0.1:5432) and Redis if REDIS_URL is set; starts its own Temporal dev server.
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startApi } from '../../src/api/server.js';
@@ -24,6 +26,24 @@ const TOKEN = 'bench-mcp-token';
 const WARMUP = Number(process.env.BENCH_MCP_WARMUP ?? 200);
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 2000);
 const CONCURRENT = Number(process.env.BENCH_MCP_CONCURRENT ?? 500);
+/** A file to write a CPU profile of the sequential calls through /v1/mcp to (client, API and fixture: one process). */
+const PROFILE = process.env.BENCH_MCP_CPU_PROFILE;
+
+/** Profiles `work` when BENCH_MCP_CPU_PROFILE names a file (open it in Chrome's DevTools or summarize its self times). */
+async function profiled<T>(work: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(PROFILE, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -98,7 +118,9 @@ async function main(): Promise<void> {
       directRuns.push(...(await sequential(direct, 'echo', CALLS / 2)));
       cpu.direct += cpuMs(since);
       since = process.cpuUsage();
-      gatewayRuns.push(...(await sequential(gateway, 'fixture-http__echo', CALLS / 2)));
+      const calls = () => sequential(gateway, 'fixture-http__echo', CALLS / 2);
+      // The second half is profiled when asked: by then every path has run hundreds of times.
+      gatewayRuns.push(...(await (half === 1 ? profiled(calls) : calls())));
       cpu.gateway += cpuMs(since);
     }
     directRuns.sort((a, b) => a - b);

@@ -8,7 +8,7 @@ import { callToolWithDlp, listConnectionTools, type ConnectionTools, type ToolBi
 import { settingsOfRow } from './run-plan.js';
 import { ownerOfRun, runRowWithAutomation } from './run-rows.js';
 
-export function createRunToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'clock' | 'gateway'>) {
+export function createRunToolActivities(deps: Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'clock' | 'gateway' | 'toolCalls'>) {
   const knex = () => deps.orm.em.getConnection().getKnex();
   return {
     /**

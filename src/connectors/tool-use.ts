@@ -18,7 +18,6 @@ import { confinedLaunch } from './confinement.js';
 import { decryptVariables } from './connections.service.js';
 import { ToolConnection } from './entities.js';
 import { ConnectorFailure, redact, withConnectorSession, type ConnectorLaunch } from './mcp-client.js';
-import { recordToolCall } from './tool-calls.js';
 import { toolKeyOf } from '../approval-policy/policy.js';
 
 /** Characters of a tool result handed back to the model; the rest is cut with a marker. */
@@ -28,7 +27,7 @@ export const TOOL_CALL_TIMEOUT_MS = 30_000;
 
 const MAX_FUNCTION_NAME = 64;
 
-export type ToolUseDeps = Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger'>;
+export type ToolUseDeps = Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'logger' | 'toolCalls'>;
 
 export interface ToolBinding {
   connectionId: string;
@@ -110,7 +109,7 @@ export async function callToolWithDlp(
     });
   } catch (error) {
     // No arguments in the record: they never left, and a blocked text must not land in the audit log.
-    await recordToolCall(deps, { ...callRecordOf(input), outcome: error instanceof AppError && error.code === 'dlp_blocked' ? 'blocked' : 'refused', durationMs: performance.now() - began });
+    await deps.toolCalls.record({ ...callRecordOf(input), outcome: error instanceof AppError && error.code === 'dlp_blocked' ? 'blocked' : 'refused', durationMs: performance.now() - began });
     throw toFailure(error);
   }
   const result = await callConnectionTool(deps, {
@@ -121,7 +120,7 @@ export async function callToolWithDlp(
     arguments: args,
     timeoutMs: TOOL_CALL_TIMEOUT_MS,
   });
-  await recordToolCall(deps, { ...callRecordOf(input), outcome: result.isError ? 'error' : 'ok', durationMs: performance.now() - began, arguments: args });
+  await deps.toolCalls.record({ ...callRecordOf(input), outcome: result.isError ? 'error' : 'ok', durationMs: performance.now() - began, arguments: args });
   return result;
 }
 
@@ -186,7 +185,7 @@ async function listToolsOf(deps: ToolUseDeps, connection: ToolConnection, timeou
 }
 
 /** The confined launch, checked right before the start; a refused value fails like a connector that cannot start. */
-export async function launchOf(deps: ToolUseDeps, connection: ToolConnection, entry: CatalogEntry, env: Record<string, string>): Promise<ConnectorLaunch> {
+export async function launchOf(deps: Omit<ToolUseDeps, 'toolCalls'>, connection: ToolConnection, entry: CatalogEntry, env: Record<string, string>): Promise<ConnectorLaunch> {
   try {
     return await confinedLaunch(deps, connection.organizationId, entry, env);
   } catch (error) {

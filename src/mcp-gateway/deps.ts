@@ -5,6 +5,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { ToolConnection } from '../connectors/entities.js';
+import type { ToolCallLog } from '../connectors/tool-calls.js';
 import type { OpenConnectorSession } from '../connectors/mcp-client.js';
 import type { SecretBox } from '../crypto/secrets.js';
 import type { Orm } from '../db/orm.js';
@@ -42,6 +43,8 @@ export interface McpGatewayDeps {
   mcpSessions: McpSessionPool;
   /** Approval requests go to the key's user by e-mail, with signed links. */
   mailer: Mailer;
+  /** `tool.called` events and metrics. */
+  toolCalls: ToolCallLog;
 }
 
 /** Reports progress to the client while a call waits (notifications/progress). */
@@ -54,6 +57,6 @@ export interface CallContext {
   progress?: ApprovalProgress | undefined;
   /** The client went away or cancelled. */
   signal?: AbortSignal | undefined;
-  /** Whether the key's user is active, looked up while the tool was resolved (else looked up by the call). */
-  ownerActive?: Promise<boolean> | undefined;
+  /** Whether the key's user is an active member, read with the tool (tool-catalog.ts). */
+  ownerActive: boolean;
 }

@@ -6,7 +6,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../identity/caller.js';
-import { isActiveMember } from '../identity/run-principal.js';
 import { scanTexts } from './dlp.js';
 import { SEARCH_TOOLS, searchTools, searchToolsInput } from './search-tools.js';
 import { callerTools, resolveCallerTool, type CatalogTool, type McpGatewayDeps } from './tool-catalog.js';
@@ -35,7 +34,9 @@ function createMcpServer(deps: McpGatewayDeps, context: McpRequestContext, jsonS
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await callerTools(deps, context.caller);
+    const { ownerActive, tools: reached } = await callerTools(deps, context.caller);
+    // A disabled user's keys are revoked with it; this covers a key still in flight.
+    const tools = ownerActive ? reached : [];
     const listed = await listedDefinitions(deps, context, tools);
     return { tools: tools.length > deps.config.MCP_SEARCH_TOOLS_THRESHOLD ? [SEARCH_TOOLS, ...listed] : listed };
   });
@@ -44,10 +45,8 @@ function createMcpServer(deps: McpGatewayDeps, context: McpRequestContext, jsonS
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     if (name === SEARCH_TOOLS.name) return search(deps, context, args);
-    // The owner check (one query) runs while the tool is resolved; the call awaits it first.
-    const ownerActive = isActiveMember(deps.orm.em.fork(), context.caller.organizationId, context.caller.userId);
-    ownerActive.catch(() => {});
-    const tool = await resolveCallerTool(deps, context.caller, name);
+    // The owner check comes with the caller's connections (one query); the call refuses an inactive owner.
+    const { ownerActive, tool } = await resolveCallerTool(deps, context.caller, name);
     // Another organization's tool, another member's, one past the key's mcpTools: all unknown alike.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const token = extra._meta?.progressToken;
@@ -65,8 +64,8 @@ function createMcpServer(deps: McpGatewayDeps, context: McpRequestContext, jsonS
 async function search(deps: McpGatewayDeps, context: McpRequestContext, args: Record<string, unknown>): Promise<CallToolResult> {
   const parsed = searchToolsInput.safeParse(args);
   if (!parsed.success) return toolError(`search_tools takes {"query": string, "limit"?: 1..50}`);
-  const tools = await callerTools(deps, context.caller);
-  const found = searchTools(tools, parsed.data.query, parsed.data.limit);
+  const { ownerActive, tools } = await callerTools(deps, context.caller);
+  const found = ownerActive ? searchTools(tools, parsed.data.query, parsed.data.limit) : [];
   const listed = await listedDefinitions(deps, context, found);
   const structured = { tools: listed.map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema })) };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

@@ -10,9 +10,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { approvalModeFor, toolKeyOf } from '../approval-policy/policy.js';
 import { AppError } from '../errors.js';
 import { ConnectorFailure, redact } from '../connectors/mcp-client.js';
-import { recordToolCall, type ToolCallOutcome } from '../connectors/tool-calls.js';
+import type { ToolCallOutcome } from '../connectors/tool-calls.js';
 import { TOOL_CALL_TIMEOUT_MS } from '../connectors/tool-use.js';
-import { isActiveMember } from '../identity/run-principal.js';
 import { awaitApproval } from './approval.js';
 import type { CallContext } from './deps.js';
 import { guardTexts, scanTexts, type McpDlpScope } from './dlp.js';
@@ -23,8 +22,9 @@ export type { CallContext };
 
 export async function callTool(deps: McpGatewayDeps, context: CallContext, tool: CatalogTool, args: Record<string, unknown>): Promise<CallToolResult> {
   const began = performance.now();
+  // Not awaited: the event is written by group commit off the call's path (connectors/tool-calls.ts).
   const record = (outcome: ToolCallOutcome, extra: { arguments?: string; approvalId?: string } = {}) =>
-    recordToolCall(deps, {
+    void deps.toolCalls.record({
       organizationId: context.caller.organizationId,
       actor: { userId: context.caller.userId, apiKeyId: context.caller.apiKeyId },
       tool: toolKeyOf(tool.toolId, tool.toolName),
@@ -38,25 +38,24 @@ export async function callTool(deps: McpGatewayDeps, context: CallContext, tool:
   let sent: Record<string, unknown>;
   let approvalId: string | undefined;
   try {
-    const active = await (context.ownerActive ?? isActiveMember(deps.orm.em.fork(), context.caller.organizationId, context.caller.userId));
-    if (!active) throw new AppError('forbidden', "the API key's user is disabled or removed");
+    if (!context.ownerActive) throw new AppError('forbidden', "the API key's user is disabled or removed");
     sent = await guardArguments(deps, context, tool, args);
     if (needsApproval(tool)) {
       const decision = await awaitApproval(deps, context, tool, JSON.stringify(sent));
       approvalId = decision.approvalId;
       if (decision.status !== 'approved') {
-        await record(decision.status === 'pending' ? 'pending' : decision.status === 'denied' ? 'denied' : 'expired', { approvalId });
+        record(decision.status === 'pending' ? 'pending' : decision.status === 'denied' ? 'denied' : 'expired', { approvalId });
         return toolError(decision.message);
       }
     }
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     // No arguments in the record: they never left, and a blocked text must not land in the audit log.
-    await record(error.code === 'dlp_blocked' ? 'blocked' : 'refused');
+    record(error.code === 'dlp_blocked' ? 'blocked' : 'refused');
     return toolError(error.message);
   }
   const outcome = await runOnSession(deps, context, tool, sent);
-  await record(outcome.result.isError ? (outcome.blocked ? 'blocked' : 'error') : 'ok', { arguments: JSON.stringify(sent), ...(approvalId ? { approvalId } : {}) });
+  record(outcome.result.isError ? (outcome.blocked ? 'blocked' : 'error') : 'ok', { arguments: JSON.stringify(sent), ...(approvalId ? { approvalId } : {}) });
   return outcome.result;
 }
 

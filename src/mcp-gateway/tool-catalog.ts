@@ -5,8 +5,9 @@
 // queried: another organization's (or another member's) connection is never listed, so never
 // resolved for a call either. Listings come from the pooled sessions (session-pool.ts).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ToolConnection } from '../connectors/entities.js';
+import type { ToolConnection } from '../connectors/entities.js';
 import { ConnectorFailure } from '../connectors/mcp-client.js';
+import { ownerConnections } from '../connectors/owner-connections.js';
 import { functionNameFor, preferredConnection } from '../connectors/tool-use.js';
 import type { Caller } from '../identity/caller.js';
 import { mcpToolAllowed } from '../identity/mcp-tool-patterns.js';
@@ -29,10 +30,16 @@ export interface CatalogTool {
 /** Characters a listed name keeps of `<toolId>__` before a long name is shortened with a hash (functionNameFor). */
 const NAME_PREFIX_KEPT = 55;
 
+export interface CallerCatalog {
+  /** The key's user is an active member (a call is refused otherwise). */
+  ownerActive: boolean;
+  tools: CatalogTool[];
+}
+
 /** Every tool the caller's key reaches, ordered by connector id; connectors that fail to answer are left out (logged). */
-export async function callerTools(deps: McpGatewayDeps, caller: Caller, only?: (toolId: string) => boolean): Promise<CatalogTool[]> {
-  if (caller.keyLimits?.mcpTools?.length === 0) return [];
-  const connections = await usableConnections(deps, caller);
+export async function callerTools(deps: McpGatewayDeps, caller: Caller, only?: (toolId: string) => boolean): Promise<CallerCatalog> {
+  if (caller.keyLimits?.mcpTools?.length === 0) return { ownerActive: true, tools: [] };
+  const { ownerActive, connections } = await usableConnections(deps, caller);
   const chosen = connections.filter((connection) => !only || only(connection.toolId));
   const listings = await Promise.all(chosen.map(async (connection) => ({ connection, tools: await listingOf(deps, connection) })));
   const taken = new Set<string>();
@@ -45,26 +52,24 @@ export async function callerTools(deps: McpGatewayDeps, caller: Caller, only?: (
       tools.push({ name, toolId: connection.toolId, toolName: definition.name, connection, definition });
     }
   }
-  return tools;
+  return { ownerActive, tools };
 }
 
 /** The tool a listed name stands for, if the caller's key reaches it; only its connector is asked. */
-export async function resolveCallerTool(deps: McpGatewayDeps, caller: Caller, name: string): Promise<CatalogTool | undefined> {
-  if (!mcpToolAllowed(caller.keyLimits?.mcpTools, name)) return undefined;
+export async function resolveCallerTool(deps: McpGatewayDeps, caller: Caller, name: string): Promise<{ ownerActive: boolean; tool: CatalogTool | undefined }> {
+  if (!mcpToolAllowed(caller.keyLimits?.mcpTools, name)) return { ownerActive: true, tool: undefined };
   // A listed name starts with `<toolId>__` reduced, cut where functionNameFor shortens long names.
   const candidate = (toolId: string) => name.startsWith(`${toolId}__`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, NAME_PREFIX_KEPT));
-  const tools = await callerTools(deps, caller, candidate);
-  return tools.find((tool) => tool.name === name);
+  const { ownerActive, tools } = await callerTools(deps, caller, candidate);
+  return { ownerActive, tool: tools.find((tool) => tool.name === name) };
 }
 
-/** Per connector, the connection a run of this user would use. */
-async function usableConnections(deps: McpGatewayDeps, caller: Caller): Promise<ToolConnection[]> {
-  const all = await deps.orm.em
-    .fork()
-    .find(ToolConnection, { organizationId: caller.organizationId, userId: caller.userId }, { orderBy: { toolId: 'asc', createdAt: 'desc' } });
+/** Per connector, the connection a run of this user would use; read with the owner check (one query). */
+async function usableConnections(deps: McpGatewayDeps, caller: Caller): Promise<{ ownerActive: boolean; connections: ToolConnection[] }> {
+  const { ownerActive, connections } = await ownerConnections(deps.orm, caller.organizationId, caller.userId);
   const byToolId = new Map<string, ToolConnection[]>();
-  for (const connection of all) byToolId.set(connection.toolId, [...(byToolId.get(connection.toolId) ?? []), connection]);
-  return [...byToolId.values()].map((newestFirst) => preferredConnection(newestFirst)!).filter(Boolean);
+  for (const connection of connections) byToolId.set(connection.toolId, [...(byToolId.get(connection.toolId) ?? []), connection]);
+  return { ownerActive, connections: [...byToolId.values()].map((newestFirst) => preferredConnection(newestFirst)!).filter(Boolean) };
 }
 
 async function listingOf(deps: McpGatewayDeps, connection: ToolConnection): Promise<Tool[]> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../../src/api/server.js';
 import { ConnectorSessionPool } from '../../src/mcp-gateway/session-pool.js';
 import { FIXTURE_PNG, FIXTURE_TOOL_NAMES } from '../fixtures/mcp-server.js';
-import { call } from '../helpers/http.js';
+import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
 import { connect, fetchWithoutKeepAlive, mcpClient, startMcpStack, textOf, type McpStack } from './mcp-stack.js';
 
@@ -27,6 +27,9 @@ afterAll(async () => {
 const createKey = (key: string, body: Record<string, unknown>) => call<any>(s.stack.baseUrl, 'POST', '/api-keys', { key, body: { name: 'k', ...body } });
 const auditOf = async (org: TestOrganization, action: string) =>
   ((await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=200', { key: org.owner.key })).body.auditLogs as any[]).filter((event) => event.action === action);
+/** The first event that `matches`: tool.called events are written just after the call answers (group commit). */
+const auditEventOf = (org: TestOrganization, action: string, matches: (event: any) => boolean) =>
+  waitFor(async () => (await auditOf(org, action)).find(matches), { timeoutMs: 10_000, what: `an ${action} audit event` });
 
 describe('/v1/mcp', () => {
   it('answers 401 with a bearer challenge without an API key, and with a malformed one', async () => {
@@ -91,8 +94,7 @@ describe('/v1/mcp', () => {
   it('records every call as tool.called with the key, tool, outcome and duration, without arguments by default', async () => {
     const client = await mcpClient(s.stack.baseUrl, s.org.member.key);
     await client.callTool({ name: 'fixture-http__echo', arguments: { text: 'audited' } });
-    const events = await auditOf(s.org, 'tool.called');
-    const event = events.find((e) => e.metadata.tool === 'fixture-http__echo' && e.metadata.outcome === 'ok');
+    const event = await auditEventOf(s.org, 'tool.called', (e) => e.metadata.tool === 'fixture-http__echo' && e.metadata.outcome === 'ok');
     expect(event).toMatchObject({ actorUserId: s.org.member.id, targetType: 'api_key', metadata: { via: 'mcp', durationMs: expect.any(Number) } });
     expect(event.metadata.arguments).toBeUndefined();
     await client.close();
@@ -162,7 +164,7 @@ describe('/v1/mcp and DLP', () => {
     expect(textOf(result)).toMatch(/email/);
     expect(textOf(result)).not.toContain('bob@example.com');
     expect(s.calls.slice(before)).not.toContain('echo');
-    expect((await auditOf(org, 'tool.called')).some((event) => event.metadata.outcome === 'blocked')).toBe(true);
+    expect(await auditEventOf(org, 'tool.called', (event) => event.metadata.outcome === 'blocked')).toBeTruthy();
   });
 
   it('blocks a result the policy blocks, and masks what it masks in results, structured content and descriptions', async () => {

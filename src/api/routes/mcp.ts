@@ -1,9 +1,10 @@
 // /v1/mcp: the MCP gateway (src/mcp-gateway/), an MCP server over Streamable HTTP.
-// Stateless: each POST gets a fresh server and transport (no Mcp-Session-Id), so any API process
-// answers any request. API keys only (`Authorization: Bearer <key>`): a session cookie is 401, as
-// is no credential. A tools/call that asked for progress (a progress token) answers as server-sent
-// events, so a call waiting for approval can send it; everything else answers plain JSON, which
-// costs both sides less. GET (a standalone event stream) and
+// Stateless: each POST gets a fresh server (no Mcp-Session-Id), so any API process answers any
+// request. API keys only (`Authorization: Bearer <key>`): a session cookie is 401, as is no
+// credential. A tools/call that asked for progress (a progress token) answers as server-sent
+// events through the SDK's Streamable HTTP transport, so a call waiting for approval can send it;
+// every other request answers plain JSON through a lighter transport (mcp-gateway/json-exchange.ts)
+// and a notification 202, which costs both sides less. GET (a standalone event stream) and
 // DELETE (ending a session) have nothing to serve here: 405.
 import { Router, type Request, type RequestHandler } from 'express';
 import { unauthorized } from '../../errors.js';
@@ -14,7 +15,12 @@ import { callerOf } from '../middleware/auth.js';
 
 export const MCP_PATH = '/mcp';
 
-type McpModules = [typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('../../mcp-gateway/server.js')];
+type McpModules = [
+  typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  typeof import('../../mcp-gateway/server.js'),
+  typeof import('../../mcp-gateway/json-exchange.js'),
+  typeof import('@modelcontextprotocol/sdk/types.js'),
+];
 
 /**
  * Before authentication: a 401 on /v1/mcp tells MCP clients it wants a bearer token, and methods
@@ -36,7 +42,12 @@ export function mcpRoutes(deps: AppDeps): Router {
   // Loaded at the first request, not at start: most API processes never serve MCP (see mcp-client.ts).
   let modules: Promise<McpModules> | undefined;
   const load = () =>
-    (modules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../../mcp-gateway/server.js')]).catch((error: unknown) => {
+    (modules ??= Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('../../mcp-gateway/server.js'),
+      import('../../mcp-gateway/json-exchange.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]).catch((error: unknown) => {
       modules = undefined;
       throw error;
     }));
@@ -48,17 +59,40 @@ export function mcpRoutes(deps: AppDeps): Router {
     if (caller.via !== 'api_key') throw unauthorized('/v1/mcp takes an API key: Authorization: Bearer <key>');
     res.removeHeader('WWW-Authenticate');
     const message = parseInput(mcpMessageBody, req.body);
-    acceptBothAnswerTypes(req);
-    const [{ StreamableHTTPServerTransport }, { mcpServerFactory }] = await load();
+    const [{ StreamableHTTPServerTransport }, { mcpServerFactory }, { JsonExchangeTransport, unsupportedProtocolVersion }, { isJSONRPCRequest, isJSONRPCNotification }] = await load();
     serverFor ??= mcpServerFactory(deps);
+    if (wantsProgress(message)) {
+      acceptBothAnswerTypes(req);
+      const server = serverFor({ caller, requestId: req.requestId });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+      return;
+    }
+    // As the SDK's transport answers: a message it does not take is a parse error, a notification 202.
+    if (!isJSONRPCRequest(message)) {
+      if (isJSONRPCNotification(message)) res.status(202).end();
+      else res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null });
+      return;
+    }
+    const refused = message.method === 'initialize' ? undefined : unsupportedProtocolVersion(req.get('mcp-protocol-version'));
+    if (refused) {
+      res.status(refused.status).json(refused.body);
+      return;
+    }
     const server = serverFor({ caller, requestId: req.requestId });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(message) });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
+    const transport = new JsonExchangeTransport();
+    // Only a client that leaves before its answer needs the close (it aborts the call's handler).
+    const leftEarly = () => void transport.close();
+    res.once('close', leftEarly);
     await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    const answer = await transport.exchange(message, { requestInfo: { headers: req.headers } });
+    res.off('close', leftEarly);
+    if (!res.writableEnded && !res.destroyed) res.json(answer);
   });
 
   return router;
