@@ -2,7 +2,9 @@
 // request, approve (optionally remembering the tool as `never`) and deny. Who may decide: the
 // owner of the run's automation (or the execution's assistant), admins and the organization's
 // owner. The decision is recorded first (a second one is 409), then the waiting workflow is told
-// with the same signal an operator would send.
+// with the same signal an operator would send. Who sees a request: runs' and executions' requests,
+// every member of the organization (as the console's inbox shows them); a /v1/mcp call's request,
+// which holds what one user's client sent, only the key's user, admins and the owner.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../runtime-deps.js';
 import { Assistant } from '../assistants/entities.js';
@@ -11,6 +13,7 @@ import { parseOrThrow } from '../automations/automations.schemas.js';
 import { AppError, badRequest, notFound } from '../errors.js';
 import { hasRole, type Caller } from '../identity/caller.js';
 import { approveSignal, denySignal } from '../workflows/approvals.contract.js';
+import { mcpApprovalWorkflowId } from '../workflows/mcp-approval.contract.js';
 import { approvalIdSchema, approveBody, denyBody, listApprovalsQuery } from './approvals.schemas.js';
 import { decideApproval, type Decision } from './decisions.js';
 import { ToolApproval } from '../approval-policy/entities.js';
@@ -23,14 +26,45 @@ export async function listApprovals(deps: Deps, caller: Caller, query: unknown) 
   const { status, automationId, assistantId, limit, offset } = parseOrThrow(listApprovalsQuery, query);
   const [rows, total] = await deps.orm.em.fork().findAndCount(
     ToolApproval,
-    { organizationId: caller.organizationId, ...(status ? { status } : {}), ...(automationId ? { automationId } : {}), ...(assistantId ? { assistantId } : {}) },
+    { organizationId: caller.organizationId, ...visibleTo(caller), ...(status ? { status } : {}), ...(automationId ? { automationId } : {}), ...(assistantId ? { assistantId } : {}) },
     { orderBy: { requestedAt: 'desc', id: 'desc' }, limit, offset },
   );
   return { approvals: rows.map(approvalView), total };
 }
 
 export async function getApproval(deps: Deps, caller: Caller, id: string) {
-  return approvalView(await findApproval(deps, caller, id));
+  const approval = await findApproval(deps, caller, id);
+  if (!isVisibleTo(approval, caller)) throw notFound('Approval');
+  return approvalView(approval);
+}
+
+/** A member sees the /v1/mcp requests of their own keys only; admins and the owner see all. */
+function visibleTo(caller: Caller): Record<string, unknown> {
+  return hasRole(caller, 'admin') ? {} : { $or: [{ apiKeyId: null }, { ownerId: caller.userId }] };
+}
+
+function isVisibleTo(approval: ToolApproval, caller: Caller): boolean {
+  return hasRole(caller, 'admin') || approval.apiKeyId === null || approval.ownerId === caller.userId;
+}
+
+/**
+ * Ends the waits of /v1/mcp requests cancelled without a decision (a revoked API key's, see
+ * api-keys.service.ts): each `mcp/<approvalId>` workflow is told as a denial would tell it, finds
+ * its row cancelled and ends with that outcome, and an MCP client still waiting gets the
+ * cancellation and its reason.
+ */
+export async function endCancelledMcpWaits(deps: Pick<AppDeps, 'temporal' | 'logger'>, workflowIds: string[], reason: string): Promise<void> {
+  const prefix = mcpApprovalWorkflowId('');
+  await Promise.all(
+    workflowIds.filter((workflowId) => workflowId.startsWith(prefix)).map(async (workflowId) => {
+      const approvalId = workflowId.slice(prefix.length);
+      try {
+        await deps.temporal.client.workflow.getHandle(workflowId).signal(denySignal, { approvalId, reason });
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) deps.logger.warn({ err: error, workflowId }, 'could not end the wait of a cancelled approval request');
+      }
+    }),
+  );
 }
 
 export async function approveToolCall(deps: Deps, caller: Caller, id: string, body: unknown, requestId?: string) {

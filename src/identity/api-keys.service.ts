@@ -8,6 +8,7 @@
 // its spend and its rate count against the creating key's (and those above it), and revoking a
 // key revokes the keys created under it, including those whose creation was in flight (the
 // creation and the revocation serialize on the creating key's row, see key-locks.ts).
+import { cancelPendingApprovalsOf } from '../approval-policy/cancellation.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
@@ -148,13 +149,19 @@ export async function listApiKeys(ctx: IdentityContext, spendOf: KeySpendLookup)
  * Revokes a key (idempotent) and every key created under it: a key minted from a leaked key goes
  * with it. Effective on the next request on every API instance.
  */
-export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<void> {
+/**
+ * Revokes the key and the keys created under it. Their pending /v1/mcp approval requests are
+ * cancelled in the same transaction ("its API key was revoked"), so they leave the approvals
+ * inbox at once; returns the workflows that waited on them, for the caller to end
+ * (approvals.service.ts `endCancelledWaits`).
+ */
+export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<{ cancelledApprovalWaits: string[] }> {
   const key = await ctx.em.findOne(ApiKey, { ...visibleKeys(ctx.caller), id }, { populate: ['user'] });
   if (!key) throw notFound('API key');
   if (key.user.role === 'owner' && key.user.id !== ctx.caller.userId) throw forbidden("Only the owner revokes the owner's API keys");
   // Only the owner manages admins: one admin does not revoke another's keys.
   if (key.user.role === 'admin' && key.user.id !== ctx.caller.userId && ctx.caller.role !== 'owner') throw forbidden("Only the owner revokes another admin's API keys");
-  const revoked = await ctx.em.transactional(async (em) => {
+  const { revoked, waits } = await ctx.em.transactional(async (em) => {
     // Waits for creations with this key (or a key under it) in flight: the update below then sees their keys.
     await lockKeyLine(em, key.id);
     const rows = await em.execute<Array<{ id: string }>>(
@@ -164,9 +171,12 @@ export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<vo
     );
     const under = rows.map((row) => row.id).filter((id) => id !== key.id);
     if (rows.length) audit({ ...ctx, em }, 'api_key.revoked', key, { name: key.name, prefix: key.prefix, ...(under.length ? { keysCreatedUnder: under } : {}) });
-    return rows.map((row) => row.id);
+    const cancelled: string[] = [];
+    for (const row of rows) cancelled.push(...(await cancelPendingApprovalsOf(em, ctx.caller.organizationId, { apiKeyId: row.id }, ctx.clock.now())));
+    return { revoked: rows.map((row) => row.id), waits: cancelled };
   });
   await Promise.all(revoked.map((apiKeyId) => ctx.credentials.invalidate({ apiKeyId })));
+  return { cancelledApprovalWaits: waits };
 }
 
 function visibleKeys(caller: Caller) {

@@ -33,6 +33,13 @@ const pendingFor = (text: string) =>
     return (list.body.approvals as any[]).find((approval) => approval.apiKeyId === keyId && approval.arguments.includes(text));
   }, { timeoutMs: 15_000, what: `a pending approval for ${text}` });
 
+/** The newest audit event that `matches`, once written (tool.called events follow the call's answer by group commit). */
+const auditEvent = (matches: (event: any) => boolean) =>
+  waitFor(async () => ((await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=100', { key: s.org.owner.key })).body.auditLogs as any[]).find(matches), {
+    timeoutMs: 10_000,
+    what: 'an audit event',
+  });
+
 describe('/v1/mcp approvals', () => {
   it('keeps the call open with progress until the key\'s user approves it, then runs it', async () => {
     const client = await mcpClient(s.stack.baseUrl, key);
@@ -52,11 +59,10 @@ describe('/v1/mcp approvals', () => {
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toBe('approve me');
     expect(progress.length).toBeGreaterThan(0);
-    const audit = await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=100', { key: s.org.owner.key });
-    const called = audit.body.auditLogs.find((event: any) => event.action === 'tool.called' && event.metadata.approvalId === approval.id && event.metadata.outcome === 'ok');
+    const called = await auditEvent((event) => event.action === 'tool.called' && event.metadata.approvalId === approval.id && event.metadata.outcome === 'ok');
     // AUDIT_TOOL_ARGUMENTS is on in this stack: the arguments as they left.
     expect(called.metadata.arguments).toBe('{"text":"approve me"}');
-    expect(audit.body.auditLogs.some((event: any) => event.action === 'approval.approved' && event.targetId === approval.id)).toBe(true);
+    expect(await auditEvent((event) => event.action === 'approval.approved' && event.targetId === approval.id)).toBeTruthy();
     await client.close();
   });
 
@@ -116,11 +122,53 @@ describe('/v1/mcp approvals', () => {
     const result = await client.callTool({ name: 'fixture-http__echo', arguments: { text: 'to eve@example.com' } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/email/);
-    const audit = await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=100', { key: s.org.owner.key });
-    const blocked = audit.body.auditLogs.find((event: any) => event.action === 'tool.called' && event.metadata.outcome === 'blocked');
+    const blocked = await auditEvent((event) => event.action === 'tool.called' && event.metadata.outcome === 'blocked');
     expect(blocked.metadata.arguments).toBeUndefined();
+    const audit = await call<any>(s.stack.baseUrl, 'GET', '/audit-logs?limit=100', { key: s.org.owner.key });
     expect(JSON.stringify(audit.body)).not.toContain('eve@example.com');
     expect((await call(s.stack.baseUrl, 'PUT', '/dlp/policy', { key: s.org.owner.key, body: { detectors: { email: 'log' } } })).status).toBe(200);
+    await client.close();
+  });
+
+  it("shows a key's requests to its user and admins only: another member neither lists nor reads them", async () => {
+    const client = await mcpClient(s.stack.baseUrl, key);
+    const answer = client.callTool({ name: 'fixture-http__echo', arguments: { text: 'mine alone' } });
+    const approval = await pendingFor('mine alone');
+    const listedTo = async (who: string) => ((await call<any>(s.stack.baseUrl, 'GET', '/approvals?status=pending', { key: who })).body.approvals as any[]).map((row) => row.id);
+    expect(await listedTo(s.org.member.key)).toContain(approval.id);
+    expect(await listedTo(s.org.owner.key)).toContain(approval.id);
+    expect(await listedTo(other.key)).not.toContain(approval.id);
+    expect((await call(s.stack.baseUrl, 'GET', `/approvals/${approval.id}`, { key: other.key })).status).toBe(404);
+    expect((await call(s.stack.baseUrl, 'GET', `/approvals/${approval.id}`, { key: s.org.member.key })).status).toBe(200);
+    await call(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/deny`, { key: s.org.member.key, body: {} });
+    await answer;
+    await client.close();
+  });
+
+  it('cancels the pending requests of a revoked key ("its API key was revoked") and tells the waiting client', async () => {
+    const created = await call<any>(s.stack.baseUrl, 'POST', '/api-keys', { key: s.org.member.key, body: { name: 'soon revoked' } });
+    const client = await mcpClient(s.stack.baseUrl, created.body.key);
+    const echoes = () => s.calls.filter((name) => name === 'echo').length;
+    const echoesBefore = echoes();
+    const answer = client.callTool({ name: 'fixture-http__echo', arguments: { text: 'revoked meanwhile' } });
+    const approval = await waitFor(async () => {
+      const list = await call<any>(s.stack.baseUrl, 'GET', '/approvals?status=pending', { key: s.org.admin.key });
+      return (list.body.approvals as any[]).find((row) => row.apiKeyId === created.body.id);
+    }, { timeoutMs: 15_000, what: "the revoked key's pending approval" });
+    const began = Date.now();
+    expect((await call(s.stack.baseUrl, 'DELETE', `/api-keys/${created.body.id}`, { key: s.org.member.key })).status).toBe(204);
+    const pending = await call<any>(s.stack.baseUrl, 'GET', '/approvals?status=pending', { key: s.org.admin.key });
+    expect((pending.body.approvals as any[]).map((row) => row.id)).not.toContain(approval.id);
+    const row = await call<any>(s.stack.baseUrl, 'GET', `/approvals/${approval.id}`, { key: s.org.admin.key });
+    expect(row.body).toMatchObject({ status: 'cancelled', decidedVia: 'cancel', reason: 'its API key was revoked' });
+    // The client learns it before its wait is over, and the tool was never called.
+    const result = await answer;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/cancelled: its API key was revoked/);
+    expect(Date.now() - began).toBeLessThan(WAIT_SECONDS * 1000);
+    expect(echoes()).toBe(echoesBefore);
+    // Nobody can decide it any more.
+    expect((await call(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/approve`, { key: s.org.admin.key, body: {} })).status).toBe(409);
     await client.close();
   });
 

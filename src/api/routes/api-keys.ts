@@ -1,5 +1,7 @@
 // API keys (the portal's Settings > API Keys): POST /api-keys, GET /api-keys, DELETE /api-keys/{id}.
 import { Router } from 'express';
+import { endCancelledMcpWaits } from '../../approvals/approvals.service.js';
+import { subjectDeletedReason } from '../../approval-policy/cancellation.js';
 import { keySpendInPeriod } from '../../billing/usage-records.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../identity/api-keys.service.js';
 import { createApiKeyBody, idParam, parseInput } from '../../identity/identity.schemas.js';
@@ -20,7 +22,9 @@ export function apiKeysRoutes(deps: AppDeps): Router {
 
   router.delete('/api-keys/:id', async (req, res) => {
     const id = parseInput(idParam, req.params.id, 'id');
-    await revokeApiKey(identityContext(deps, req), id);
+    const { cancelledApprovalWaits } = await revokeApiKey(identityContext(deps, req), id);
+    // Its pending /v1/mcp approvals were cancelled with it; their workflows stop waiting now.
+    await endCancelledMcpWaits(deps, cancelledApprovalWaits, subjectDeletedReason({ apiKeyId: id }));
     res.status(204).end();
   });
 
