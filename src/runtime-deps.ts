@@ -5,7 +5,7 @@
 import type { BudgetControl, BudgetGuard } from './billing/budget.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { ToolCallLog } from './connectors/tool-calls.js';
+import type { ToolCallLog } from './audit/tool-calls.js';
 import type { SecretBox } from './crypto/secrets.js';
 import type { Orm } from './db/orm.js';
 import type { Gateway } from './gateway/index.js';

@@ -15,7 +15,7 @@ import { ResponsesStore } from './gateway/responses.service.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail/mailer.js';
 import { ConnectorSessionPool } from './mcp-gateway/session-pool.js';
-import { ToolCallLog } from './connectors/tool-calls.js';
+import { ToolCallLog } from './audit/tool-calls.js';
 import { openSharedState } from './redis.js';
 import { createPayloadCodec, previousSecretKeys } from './payloads/data-converters.js';
 import { clientTracingInterceptors } from './telemetry/temporal-tracing.js';

@@ -5,7 +5,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { ToolConnection } from '../connectors/entities.js';
-import type { ToolCallLog } from '../connectors/tool-calls.js';
+import type { ToolCallLog } from '../audit/tool-calls.js';
 import type { OpenConnectorSession } from '../connectors/mcp-client.js';
 import type { SecretBox } from '../crypto/secrets.js';
 import type { Orm } from '../db/orm.js';

@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { approvalModeFor, toolKeyOf } from '../approval-policy/policy.js';
 import { AppError } from '../errors.js';
 import { ConnectorFailure, redact } from '../connectors/mcp-client.js';
-import type { ToolCallOutcome } from '../connectors/tool-calls.js';
+import type { ToolCallOutcome } from '../audit/tool-calls.js';
 import { TOOL_CALL_TIMEOUT_MS } from '../connectors/tool-use.js';
 import { awaitApproval } from './approval.js';
 import type { CallContext } from './deps.js';

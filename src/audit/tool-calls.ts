@@ -9,7 +9,7 @@
 // so a graceful shutdown loses nothing; a crash loses the events of the last few milliseconds'
 // calls, as it does the gateway's buffered records. A failure to write is logged, never thrown:
 // the call has happened (or been refused) and a retry of the caller would repeat it.
-import type { AuditActor } from '../audit/audit.service.js';
+import type { AuditActor } from './audit.service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { GroupCommit } from '../db/group-commit.js';
