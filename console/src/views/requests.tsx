@@ -78,8 +78,8 @@ export function Requests() {
     }
     apply(next);
   };
-  const keyName = (id: string | null) => {
-    if (id === null) return 'no key';
+  const keyName = (id: string | null, source: string) => {
+    if (id === null) return source === 'gateway' ? 'no key (a session)' : `no key (${source} run)`;
     const key = keys.find((k) => k.id === id);
     return key ? `${key.name} (${key.prefix}…)` : `${id.slice(0, 8)}…`;
   };
@@ -177,7 +177,7 @@ export function Requests() {
                       {record.model ?? record.modelRequested}
                       {record.model !== null && record.model !== record.modelRequested && <span class="meta"> (asked {record.modelRequested})</span>}
                     </td>
-                    <td>{keyName(record.apiKeyId)}</td>
+                    <td>{keyName(record.apiKeyId, record.source)}</td>
                     <td class={record.status >= 400 ? 'status-error' : undefined}>
                       {record.status} {record.errorCode ?? record.outcome}
                     </td>
