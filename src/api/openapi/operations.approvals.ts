@@ -23,7 +23,8 @@ export const approvalOperations: Operation[] = [
     operationId: 'listApprovals',
     tag: 'Approvals',
     summary: "The organization's approval requests, newest first",
-    description: 'Filter by `status` (pending, approved, denied, expired, cancelled), `automationId` or `assistantId`.',
+    description:
+      'Filter by `status` (pending, approved, denied, expired, cancelled), `automationId` or `assistantId`. A member sees the requests of runs and assistants, and of `/v1/mcp` calls only those made with their own API keys; admins and the owner see all.',
     auth: 'caller',
     query: listApprovalsQuery,
     responses: { 200: { description: 'The requests', schema: r.approvalList } },
@@ -35,6 +36,7 @@ export const approvalOperations: Operation[] = [
     operationId: 'getApproval',
     tag: 'Approvals',
     summary: 'One approval request',
+    description: "A `/v1/mcp` call's request is 404 to a member other than its key's user.",
     auth: 'caller',
     pathParams: approvalId,
     responses: { 200: { description: 'The request', schema: r.approvalView } },
