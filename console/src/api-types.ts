@@ -1866,6 +1866,7 @@ export interface components {
         GatewayRequestList: {
             requests: components["schemas"]["GatewayRequest"][];
             total: number;
+            totalExact: boolean;
         };
         Error: {
             error: {

@@ -10,6 +10,9 @@ const isoDateOrDateTime = z.union([z.iso.date(), z.iso.datetime({ offset: true }
 /** `success` (HTTP status below 400), `error` (400 and above), a class (`4xx`) or one status (`429`). */
 export const STATUS_FILTER = /^(success|error|[1-5]xx|[1-5]\d\d)$/;
 
+/** Matching records counted at most; past it `total` is this and `totalExact` false. */
+export const TOTAL_CAP = 10_000;
+
 export const requestRecordsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),

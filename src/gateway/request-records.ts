@@ -3,12 +3,14 @@
 // Admins and the owner read the organization's records; a member reads only the records of calls
 // made as them (their keys, their session, the runs they own), as they see only their own keys.
 // The query walks the (organization_id, created_at) index backwards; the prompt text and the DLP
-// findings are not listed.
+// findings are not listed. The total is counted up to TOTAL_CAP matching records (a busy
+// organization keeps millions): past it the answer says `totalExact: false`, and a time range
+// (`from`, `to`) narrows the list.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../errors.js';
 import { hasRole, type Caller } from '../identity/caller.js';
 import type { GatewayOutcome } from './entities.js';
-import type { RequestRecordsQuery } from './request-records.schemas.js';
+import { TOTAL_CAP, type RequestRecordsQuery } from './request-records.schemas.js';
 
 export interface RequestRecordView {
   id: string;
@@ -43,16 +45,20 @@ export async function listRequestRecords(
   em: EntityManager,
   caller: Caller,
   query: RequestRecordsQuery,
-): Promise<{ requests: RequestRecordView[]; total: number }> {
+): Promise<{ requests: RequestRecordView[]; total: number; totalExact: boolean }> {
   const where = whereOf(caller, query);
   const [rows, counted] = await Promise.all([
     em.execute<RecordRow[]>(
       `select ${COLUMNS} from "gateway_requests" where ${where.sql} order by "created_at" desc, "id" desc limit ? offset ?`,
       [...where.params, query.limit, query.offset],
     ),
-    em.execute<Array<{ total: string | number }>>(`select count(*) as "total" from "gateway_requests" where ${where.sql}`, where.params),
+    em.execute<Array<{ total: string | number }>>(
+      `select count(*) as "total" from (select 1 from "gateway_requests" where ${where.sql} limit ?) as "matching"`,
+      [...where.params, TOTAL_CAP + 1],
+    ),
   ]);
-  return { requests: rows.map(toView), total: Number(counted[0]?.total ?? 0) };
+  const total = Number(counted[0]?.total ?? 0);
+  return { requests: rows.map(toView), total: Math.min(total, TOTAL_CAP), totalExact: total <= TOTAL_CAP };
 }
 
 /** The conditions of a query: always the caller's organization, and for a member their own calls. */

@@ -39,7 +39,7 @@ let other: TestOrganization;
 const keyIds: Record<string, string> = {};
 let otherKeyId: string;
 
-const list = (key: string, query = '') => call<{ requests: Row[]; total: number }>(stack.baseUrl, 'GET', `/gateway/requests${query}`, { key });
+const list = (key: string, query = '') => call<{ requests: Row[]; total: number; totalExact: boolean }>(stack.baseUrl, 'GET', `/gateway/requests${query}`, { key });
 /** The seeded records' markers (their `requestId`), in the order listed; the real call is `real`. */
 const markers = (rows: Row[]) => rows.map((row) => (row.requestId && /^[ro]\d$/.test(row.requestId) ? row.requestId : 'real'));
 
@@ -120,7 +120,7 @@ describe('GET /v1/gateway/requests', () => {
     expect(markers((await list(org.admin.key, '?model=standard')).body.requests)).toEqual(['r4']);
     expect(markers((await list(org.admin.key, '?model=m-b')).body.requests)).toEqual(['r4', 'r2']);
     // Quotes and placeholders in a value are data, not SQL.
-    expect((await list(org.admin.key, `?model=${encodeURIComponent("m-a' or '1'='1 ? $1")}`)).body).toEqual({ requests: [], total: 0 });
+    expect((await list(org.admin.key, `?model=${encodeURIComponent("m-a' or '1'='1 ? $1")}`)).body).toEqual({ requests: [], total: 0, totalExact: true });
   });
 
   it('filters by API key', async () => {
@@ -160,7 +160,7 @@ describe('GET /v1/gateway/requests', () => {
   it("never shows another organization's records", async () => {
     const mine = await list(org.owner.key, '?limit=200');
     expect(markers(mine.body.requests)).not.toContain('o1');
-    expect((await list(org.owner.key, `?apiKeyId=${otherKeyId}`)).body).toEqual({ requests: [], total: 0 });
+    expect((await list(org.owner.key, `?apiKeyId=${otherKeyId}`)).body).toEqual({ requests: [], total: 0, totalExact: true });
     const theirs = await list(other.owner.key);
     expect(markers(theirs.body.requests)).toEqual(['o1']);
     expect(theirs.body.total).toBe(1);
@@ -171,7 +171,7 @@ describe('GET /v1/gateway/requests', () => {
     expect(res.status, res.text).toBe(200);
     expect(markers(res.body.requests)).toEqual(['r3']);
     expect(res.body.total).toBe(1);
-    expect((await list(org.member.key, `?apiKeyId=${keyIds['owner key']}`)).body).toEqual({ requests: [], total: 0 });
+    expect((await list(org.member.key, `?apiKeyId=${keyIds['owner key']}`)).body).toEqual({ requests: [], total: 0, totalExact: true });
     expect((await list(org.member.key, '?status=error')).body.total).toBe(0);
   });
 
@@ -199,6 +199,21 @@ describe('GET /v1/gateway/requests', () => {
       expect(res.body.error.message, query).toContain(param);
     }
   });
+
+  it('counts a long history up to 10,000 records and says so; a time range counts exactly again', async () => {
+    const busy = await createTestOrganization(stack.runtime.orm);
+    const recorder = new RequestRecorder(stack.runtime.orm, stack.runtime.logger);
+    const start = Date.parse('2026-09-01T00:00:00Z');
+    for (let i = 0; i < 10_005; i++) recorder.record(entry(busy.id, busy.owner.id, { requestId: `b${i}`, at: new Date(start + i * 60_000).toISOString() }));
+    await recorder.close();
+    const capped = await list(busy.owner.key, '?limit=5');
+    expect(capped.status, capped.text).toBe(200);
+    expect(capped.body).toMatchObject({ total: 10_000, totalExact: false });
+    expect(capped.body.requests.map((row) => row.requestId)).toEqual(['b10004', 'b10003', 'b10002', 'b10001', 'b10000']);
+    // The first 100 minutes of the history: b0 to b99.
+    const narrowed = await list(busy.owner.key, '?limit=5&to=2026-09-01T01:40:00Z');
+    expect(narrowed.body).toMatchObject({ total: 100, totalExact: true });
+  }, 120_000);
 
   it('is 401 without credentials', async () => {
     expect((await call(stack.baseUrl, 'GET', '/gateway/requests')).status).toBe(401);

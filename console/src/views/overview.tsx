@@ -18,7 +18,7 @@ export function Overview({ me }: { me: Me }) {
   const [days, setDays] = useState<Array<{ day: string; estimatedCost: number; requests: number }>>([]);
   const [models, setModels] = useState<Array<{ model: string; estimatedCost: number; requests: number }>>([]);
   const [keys, setKeys] = useState<KeyGroup[]>([]);
-  const [errors, setErrors] = useState<number | null>(null);
+  const [errors, setErrors] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -32,7 +32,7 @@ export function Overview({ me }: { me: Me }) {
         setKeys(byKey.filter((g): g is KeyGroup => 'apiKeyId' in g));
         return api('get', '/v1/gateway/requests', { query: { status: 'error', from: (total as Summary).period.from, limit: 1 } });
       })
-      .then((failed) => setErrors(failed.total))
+      .then((failed) => setErrors(`${failed.total.toLocaleString('en-US')}${failed.totalExact ? '' : '+'}`))
       .catch((caught: unknown) => setError(caught instanceof ApiError ? caught.message : 'Could not load usage'));
   }, [me.role]);
 

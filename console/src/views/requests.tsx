@@ -37,7 +37,7 @@ function filtersFromAddress(): Filters {
 export function Requests() {
   const [filters, setFilters] = useState<Filters>(filtersFromAddress);
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<{ requests: RequestRecord[]; total: number } | null>(null);
+  const [page, setPage] = useState<{ requests: RequestRecord[]; total: number; totalExact: boolean } | null>(null);
   const [keys, setKeys] = useState<Key[]>([]);
   const [error, setError] = useState<string | null>(null);
   /** Bumped when the filters change other than by the form (Clear): the inputs start again from them. */
@@ -200,7 +200,7 @@ export function Requests() {
               </tbody>
             </table>
           </div>
-          <Pager label="Requests" offset={offset} limit={PAGE} shown={page.requests.length} total={page.total} onOffset={setOffset} />
+          <Pager label="Requests" offset={offset} limit={PAGE} shown={page.requests.length} total={page.total} exact={page.totalExact} onOffset={setOffset} />
         </>
       )}
     </section>

@@ -2,7 +2,7 @@
 // schema: the view src/gateway/request-records.ts builds.
 import { z } from 'zod';
 import { GATEWAY_OUTCOMES } from '../../gateway/entities.js';
-import { requestRecordsQuery } from '../../gateway/request-records.schemas.js';
+import { requestRecordsQuery, TOTAL_CAP } from '../../gateway/request-records.schemas.js';
 import { USAGE_SOURCES } from '../../billing/entities.js';
 import { apiSchemas, type Operation } from './registry.js';
 
@@ -34,7 +34,13 @@ const requestRecord = z
   })
   .register(apiSchemas, { id: 'GatewayRequest' });
 
-const requestRecordList = z.object({ requests: z.array(requestRecord), total: z.number().int() }).register(apiSchemas, { id: 'GatewayRequestList' });
+const requestRecordList = z
+  .object({
+    requests: z.array(requestRecord),
+    total: z.number().int().describe(`The records that match the filters, counted up to ${TOTAL_CAP.toLocaleString('en-US')}`),
+    totalExact: z.boolean().describe(`False when more than ${TOTAL_CAP.toLocaleString('en-US')} records match: \`total\` is then a lower bound (narrow the list with from and to)`),
+  })
+  .register(apiSchemas, { id: 'GatewayRequestList' });
 
 export const requestRecordOperations: Operation[] = [
   {
@@ -46,7 +52,7 @@ export const requestRecordOperations: Operation[] = [
     description:
       'One record per model call through the gateway (chat completions, messages, responses, embeddings, and the model steps of runs), answered or not. ' +
       "Admins and the owner see the organization's records; a member sees only the calls made as them (their keys, their session, the runs they own). " +
-      '`total` counts the records that match the filters. The prompt text and DLP findings are not listed.',
+      `\`total\` counts the records that match the filters, up to ${TOTAL_CAP.toLocaleString('en-US')} (\`totalExact\` says whether more match). The prompt text and DLP findings are not listed.`,
     auth: 'caller',
     query: requestRecordsQuery,
     responses: { 200: { description: 'One page of request records', schema: requestRecordList } },
