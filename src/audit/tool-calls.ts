@@ -1,14 +1,15 @@
 // The record of every tool call, whoever made it (a run, a webhook execution, an MCP client through
 // /v1/mcp): one `tool.called` audit event (tool, who, outcome, duration; the arguments only when
 // AUDIT_TOOL_ARGUMENTS is on, and then as they left, after DLP masking) and the tool-call metrics.
-// The events are written off the caller's path by group commit (src/db/group-commit.ts): the calls
-// finished in one turn of the event loop, or while a write is in flight, share one statement and
-// one commit. An interactive call through /v1/mcp answers without waiting for it (a
-// synchronous commit was most of what the gateway added to a call on a busy disk); a run's
-// activity waits, which costs it nothing it would notice. close() waits for every write begun,
-// so a graceful shutdown loses nothing; a crash loses the events of the last few milliseconds'
-// calls, as it does the gateway's buffered records. A failure to write is logged, never thrown:
-// the call has happened (or been refused) and a retry of the caller would repeat it.
+// Buffered like the gateway's request records (src/gateway/recorder.ts): events queue in memory
+// and are written every FLUSH_INTERVAL_MS by group commit (src/db/group-commit.ts: one statement
+// per batch, a failed batch written row by row so one bad row loses only itself), off the call's
+// path: a /v1/mcp call answered only after its own insert and commit spent more than the whole
+// call to the server, and an insert per call was still the API's largest database cost once it
+// was off the path. close() writes everything queued, so a graceful shutdown loses nothing; a
+// crash loses the last FLUSH_INTERVAL_MS of events, as it does the gateway's records. A failure
+// to write is logged, never thrown: the call has happened (or been refused) and a retry of the
+// caller would repeat it.
 import type { AuditActor } from './audit.service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -52,29 +53,46 @@ interface AuditRow {
   createdAt: string;
 }
 
+/** How long an event waits for others to share its insert. */
+const FLUSH_INTERVAL_MS = 200;
+
 export class ToolCallLog {
   private readonly commits: GroupCommit<AuditRow>;
-  private readonly inFlight = new Set<Promise<void>>();
+  private queue: Array<{ row: AuditRow; tool: string }> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(private readonly deps: ToolCallLogDeps) {
-    this.commits = new GroupCommit<AuditRow>((rows) => this.insert(rows), { maxBatch: 200 });
+    this.commits = new GroupCommit<AuditRow>((rows) => this.insert(rows), { maxBatch: 500 });
   }
 
-  /** Counts the call and writes its event; resolves once written (or its failure logged). Never rejects. */
-  record(record: ToolCallRecord): Promise<void> {
+  /** Counts the call and queues its event (written within FLUSH_INTERVAL_MS). */
+  record(record: ToolCallRecord): void {
     metrics.toolCalls.inc({ via: record.via, outcome: record.outcome });
     metrics.toolCallDuration.observe({ via: record.via, outcome: record.outcome }, record.durationMs / 1000);
-    const written = this.commits.add(this.rowOf(record)).catch((error: unknown) => {
-      this.deps.logger.warn({ err: error, tool: record.tool, organizationId: record.organizationId }, 'could not record a tool call in the audit log');
-    });
-    this.inFlight.add(written);
-    void written.finally(() => this.inFlight.delete(written));
-    return written;
+    this.queue.push({ row: this.rowOf(record), tool: record.tool });
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
   }
 
-  /** Waits for every event recorded so far to be written. */
+  /** Writes every event queued so far (the rows added here in one turn share a statement). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const queued = this.queue;
+    this.queue = [];
+    for (const { row, tool } of queued) {
+      const written = this.commits.add(row).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, tool, organizationId: row.organizationId }, 'could not record a tool call in the audit log');
+      });
+      this.writing.add(written);
+      void written.finally(() => this.writing.delete(written));
+    }
+    return Promise.all([...this.writing]).then(() => undefined);
+  }
+
+  /** Writes everything queued and waits for every write begun. */
   async close(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    await this.flush();
   }
 
   private rowOf(record: ToolCallRecord): AuditRow {

@@ -109,7 +109,7 @@ export async function callToolWithDlp(
     });
   } catch (error) {
     // No arguments in the record: they never left, and a blocked text must not land in the audit log.
-    await deps.toolCalls.record({ ...callRecordOf(input), outcome: error instanceof AppError && error.code === 'dlp_blocked' ? 'blocked' : 'refused', durationMs: performance.now() - began });
+    deps.toolCalls.record({ ...callRecordOf(input), outcome: error instanceof AppError && error.code === 'dlp_blocked' ? 'blocked' : 'refused', durationMs: performance.now() - began });
     throw toFailure(error);
   }
   const result = await callConnectionTool(deps, {
@@ -120,7 +120,7 @@ export async function callToolWithDlp(
     arguments: args,
     timeoutMs: TOOL_CALL_TIMEOUT_MS,
   });
-  await deps.toolCalls.record({ ...callRecordOf(input), outcome: result.isError ? 'error' : 'ok', durationMs: performance.now() - began, arguments: args });
+  deps.toolCalls.record({ ...callRecordOf(input), outcome: result.isError ? 'error' : 'ok', durationMs: performance.now() - began, arguments: args });
   return result;
 }
 

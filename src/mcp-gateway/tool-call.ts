@@ -22,9 +22,9 @@ export type { CallContext };
 
 export async function callTool(deps: McpGatewayDeps, context: CallContext, tool: CatalogTool, args: Record<string, unknown>): Promise<CallToolResult> {
   const began = performance.now();
-  // Not awaited: the event is written by group commit off the call's path (connectors/tool-calls.ts).
+  // Queued: the event is written off the call's path (audit/tool-calls.ts).
   const record = (outcome: ToolCallOutcome, extra: { arguments?: string; approvalId?: string } = {}) =>
-    void deps.toolCalls.record({
+    deps.toolCalls.record({
       organizationId: context.caller.organizationId,
       actor: { userId: context.caller.userId, apiKeyId: context.caller.apiKeyId },
       tool: toolKeyOf(tool.toolId, tool.toolName),
