@@ -5,6 +5,9 @@
 // then 500 concurrent calls through /v1/mcp (a tool that takes 20 ms), none lost: each answers with
 // the result or a clear busy error. Target: <= 2 ms added per call. Needs PostgreSQL (DATABASE_URL
 // or 127.0.0.1:5432) and Redis if REDIS_URL is set; starts its own Temporal dev server.
+// BENCH_MCP_CALLS, BENCH_MCP_WARMUP and BENCH_MCP_CONCURRENT size it; BENCH_MCP_CPU_PROFILE=<file>
+// writes a CPU profile of the second half of the /v1/mcp calls (start-up and the direct path left
+// out; client, API and fixture share this process).
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
