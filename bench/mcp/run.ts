@@ -1,4 +1,4 @@
-// bench:mcp (issue 43, DESIGN.md section 5 "MCP gateway"): the overhead of a tools/call through
+// bench:mcp (targets in docs/design.md, "Targets"): the overhead of a tools/call through
 // /v1/mcp to a remote MCP server (the fixture server over Streamable HTTP) over calling that server
 // directly through one long-lived session, sequentially, with authentication, the rate limit (high
 // limits, still counted), the owner check, DLP on arguments and results and the audit record on;

@@ -1,4 +1,4 @@
-// Approvals of interactive calls (issue 43): a /v1/mcp tools/call of a tool under an `always`
+// Approvals of interactive calls: a /v1/mcp tools/call of a tool under an `always`
 // approval waits for a person through the existing approvals. The request is a `tool_approvals`
 // row (tool, masked arguments, the API key, its user as owner), listed by GET /approvals and
 // decided there (the key's user, admins, the organization owner; `remember` refused), and a short

@@ -131,14 +131,6 @@ const OUTSIDE_DOCUMENT = new RegExp(String.raw`\.\./shared/|(?<![\w/.-])(?:DESIG
 /** A run or a decision labelled by a number only the project's tracker knows. */
 const TRACKER_LABEL = /\b(?:issues?|sessions?) \d+\b|\bissue #?\d+/i;
 
-/**
- * Places still to be fixed by whoever owns them (file, the text found), each removed once fixed:
- * the test fails on a new place and on a listed one that is gone, so the list only shrinks.
- */
-const KNOWN_OUTSIDE_REFERENCES: Array<[string, string]> = [
-  ['bench/mcp/run.ts', 'DESIGN.md'],
-];
-
 describe('the docs', () => {
   it('slugs headings as GitHub does', () => {
     expect(githubSlug('Reading runs in the Web UI through the codec server')).toBe('reading-runs-in-the-web-ui-through-the-codec-server');
@@ -183,9 +175,7 @@ describe('the docs', () => {
       const match = OUTSIDE_DOCUMENT.exec(read(file));
       return match ? [`${path.relative(root, file)}: ${match[0]}`] : [];
     });
-    const known = KNOWN_OUTSIDE_REFERENCES.map(([file, text]) => `${file}: ${text}`);
-    expect(found.filter((place) => !known.includes(place)), 'refers outside the repository (point it at docs/design.md)').toEqual([]);
-    expect(known.filter((place) => !found.includes(place)), 'fixed: remove it from KNOWN_OUTSIDE_REFERENCES').toEqual([]);
+    expect(found, 'refers outside the repository (point it at docs/design.md)').toEqual([]);
   });
 
   it('names runs and decisions by date and commit in the docs, not by issue or session numbers', () => {
