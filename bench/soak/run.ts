@@ -13,12 +13,15 @@
 // after SOAK_WARMUP_MINUTES (default 5, at most half the run), event-loop delay p99, errors by kind
 // (client-side answers, failed runs and executions, error log lines of the processes), the
 // achieved rate and the machine's load, and PostgreSQL table growth per hour (rows and bytes).
-// SOAK_HEAP_SNAPSHOTS=1 takes a heap snapshot of every process at the end of the warm-up and at
-// the end (SIGUSR2) and prints what grew between them (bench/automations/heap-diff.ts), per minute.
+// SOAK_MEMORY_PROBE=1 loads bench/automations/memory-probe.mjs into every process and prints, from
+// its reports at the end of the warm-up and at the end, where the memory went (RSS, anonymous
+// memory, the main thread's and each workflow thread's heap after a full GC); SOAK_HEAP_SNAPSHOTS=1
+// also takes heap snapshots of every isolate then and prints what grew between them, per minute
+// (bench/automations/heap-diff.ts). Both disturb the figures: a full GC, seconds of snapshot.
 //
 //   npm run bench:soak                       (SOAK_MINUTES=30 SOAK_RPS=300)
 //   SOAK_MINUTES=6 SOAK_RPS=100 npm run bench:soak
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +42,7 @@ import { buildProduction, productionProcess } from '../../test/helpers/productio
 import { writeFixtureCatalog } from '../../test/tools/fixture-catalog.js';
 import { printTable } from '../markdown-table.js';
 import { startAgentUpstream } from './agent-upstream.js';
+import { printProbeReports } from './probe-reports.js';
 import { GROWTH_TABLES, ProcessSampler, processesRunning, slopePerMinute, tableSizes, type ProcessSeries, type TableSize } from './sampler.js';
 import { startTraffic } from './traffic.js';
 import { createWorkload, startWorkload } from './workload.js';
@@ -51,6 +55,8 @@ const WEBHOOK_RPS = Number(process.env.SOAK_WEBHOOK_RPS ?? 5);
 const AUTOMATIONS = Number(process.env.SOAK_AUTOMATIONS ?? 200);
 const WARMUP_MINUTES = Number(process.env.SOAK_WARMUP_MINUTES ?? Math.min(5, MINUTES / 2));
 const HEAP_SNAPSHOTS = process.env.SOAK_HEAP_SNAPSHOTS === '1';
+/** Memory reports of every process (bench/automations/memory-probe.mjs): heaps of every thread after a full GC, anonymous memory. */
+const PROBE = HEAP_SNAPSHOTS || process.env.SOAK_MEMORY_PROBE === '1';
 const SAMPLE_MS = 15_000;
 const MCP_TOKEN = `soak-${randomUUID()}`;
 
@@ -134,7 +140,8 @@ try {
     RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PER_ORG_PER_MINUTE: '100000000',
     WORKER_METRICS_PORT: String(workerMetricsPort),
-    ...(HEAP_SNAPSHOTS ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${heapDir}` } : {}),
+    // Not a signal for snapshots: the Temporal SDK's runtime shuts its workers down on SIGUSR2.
+    ...(PROBE ? { NODE_OPTIONS: `--import ${path.join(root, 'bench/automations/memory-probe.mjs')}`, MEMORY_PROBE_DIR: heapDir, MEMORY_PROBE_SNAPSHOTS: HEAP_SNAPSHOTS ? '1' : '0' } : {}),
   };
   const api = productionProcess(buildDir, 'api', env);
   // The worker says it runs at info level ("worker running"), which the start waits for.
@@ -158,25 +165,14 @@ try {
   const loads: number[] = [];
   let sizesAfterWarmup: { atMs: number; sizes: Map<string, TableSize> } | undefined;
   let answeredAfterWarmup = 0;
-  const snapshots = new Map<number, string[]>();
-
-  async function heapSnapshots(): Promise<void> {
+  
+  /** Asks every process's memory probe for a report (and snapshots); waits until each has written it. */
+  async function probeReports(): Promise<void> {
     const pids = [...processesRunning(path.join(buildDir, 'api', 'main.js')), ...processesRunning(path.join(buildDir, 'worker', 'main.js'))].map((p) => p.pid);
-    const before = new Set(fs.readdirSync(heapDir));
-    for (const pid of pids) process.kill(pid, 'SIGUSR2');
-    // A snapshot is written synchronously by its process; wait until every file stops growing.
-    let sizes = '';
-    for (;;) {
-      await sleep(3000);
-      const files = fs.readdirSync(heapDir).filter((file) => !before.has(file));
-      const now = files.map((file) => `${file}:${fs.statSync(path.join(heapDir, file)).size}`).join(',');
-      if (files.length >= pids.length && now === sizes) break;
-      sizes = now;
-    }
-    for (const file of fs.readdirSync(heapDir).filter((name) => !before.has(name))) {
-      const pid = Number(/\.(\d+)\.\d+\.\d+\.heapsnapshot$/.exec(file)?.[1]);
-      snapshots.set(pid, [...(snapshots.get(pid) ?? []), path.join(heapDir, file)]);
-    }
+    const reportsOf = (pid: number) => (fs.existsSync(path.join(heapDir, String(pid))) ? fs.readdirSync(path.join(heapDir, String(pid))).filter((file) => /^\d+\.json$/.test(file)).length : 0);
+    const before = new Map(pids.map((pid) => [pid, reportsOf(pid)]));
+    for (const pid of pids) if (fs.existsSync(path.join(heapDir, String(pid)))) fs.writeFileSync(path.join(heapDir, String(pid), 'request'), '');
+    for (let i = 0; i < 120 && pids.some((pid) => fs.existsSync(path.join(heapDir, String(pid))) && reportsOf(pid) <= before.get(pid)!); i += 1) await sleep(1000);
   }
 
   for (let next = startedAt; Date.now() < endsAt;) {
@@ -188,7 +184,7 @@ try {
     if (!sizesAfterWarmup && Date.now() >= warmupEndsAt) {
       sizesAfterWarmup = { atMs: Date.now(), sizes: await tableSizes(postgres.url) };
       answeredAfterWarmup = traffic.report.answered;
-      if (HEAP_SNAPSHOTS) await heapSnapshots();
+      if (PROBE) await probeReports();
     }
     if (Math.round(atMs / 1000) % 60 === 0) {
       const rss = [...sampler.series.values()].map((s) => `${s.name}#${s.pid} ${s.samples.at(-1)?.rssMiB.toFixed(0)}`).join(', ');
@@ -198,7 +194,7 @@ try {
   }
   const sizesAtEnd = { atMs: Date.now(), sizes: await tableSizes(postgres.url) };
   const answeredAtEnd = traffic.report.answered;
-  if (HEAP_SNAPSHOTS) await heapSnapshots();
+  if (PROBE) await probeReports();
   // Runs and executions of the load get up to 2 minutes to end, approvals still decided meanwhile;
   // fires after the load stopped are not counted.
   const stoppedAt = new Date();
@@ -273,15 +269,7 @@ try {
     }));
   }
 
-  if (HEAP_SNAPSHOTS) {
-    const perMinute = (MINUTES - WARMUP_MINUTES).toFixed(2);
-    for (const [pid, files] of snapshots) {
-      if (files.length < 2) continue;
-      console.log(`Heap growth per minute of process ${pid} (${files[0]} -> ${files[1]}):\n`);
-      console.log(execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/automations/heap-diff.ts'), files[0]!, files[1]!, perMinute, '25'], { cwd: root, maxBuffer: 1 << 26 }).toString());
-    }
-  }
-
+  if (PROBE) printProbeReports(heapDir, MINUTES - WARMUP_MINUTES);
 } finally {
   await cleanUp();
   if (!HEAP_SNAPSHOTS) fs.rmSync(dir, { recursive: true, force: true });
