@@ -241,7 +241,7 @@ describe.skipIf(chromiumMissing)(`the console's requests, audit and skills views
     const problems = watchProblems(page);
     await signInWithKey(page, `${origin}/console/skills`, org.owner.key);
     await page.getByRole('heading', { name: 'Skills and tool connections', level: 1 }).waitFor();
-    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Release notes' }) });
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Release notes', exact: true }) });
     await card.waitFor();
     expect(await card.innerText()).toContain('version 2');
     // The versions open by keyboard.
