@@ -94,6 +94,10 @@ describe.skipIf(!inject('databaseUrl'))('Redis restart during a burst against a 
       inFlightAtKill, statuses: countBy(statuses.map((s) => `${s.during ? 'during' : 'outside'} ${s.status}`)),
     };
     process.stdout.write(`[faults] Redis restart against a budget: ${JSON.stringify(summary)}\n`);
+    if (recorded.count !== upstreamAnswers) {
+      // What the gateway recorded of every call, to tell which answered upstream calls went unbilled.
+      process.stdout.write(`[faults] request records by outcome: ${JSON.stringify(await recordsByOutcome(inject('databaseUrl')!, stack.org.id))}\n`);
+    }
 
     // Paid calls while Redis was away: refused with 503, never sent upstream unchecked (a call decided just before the kill may still answer).
     expect(statuses.filter((s) => s.during && ![200, 402, 503].includes(s.status))).toEqual([]);
@@ -113,6 +117,18 @@ async function usageOf(databaseUrl: string, organizationId: string): Promise<{ c
     const [row] = await orm.em.getConnection().execute<Array<{ n: string; cost: string | null }>>(
       `select count(*) as n, sum("cost") as cost from "usage_records" where "organization_id" = ?`, [organizationId]);
     return { count: Number(row!.n), cost: Number(row!.cost ?? 0) };
+  } finally {
+    await orm.close();
+  }
+}
+
+async function recordsByOutcome(databaseUrl: string, organizationId: string): Promise<unknown[]> {
+  const orm = await openDatabase({ databaseUrl }, { entities });
+  try {
+    return await orm.em.getConnection().execute(
+      `select "outcome", "status", "error_code", "attempts", count(*) as n from "gateway_requests" where "organization_id" = ? group by 1, 2, 3, 4 order by 5 desc`,
+      [organizationId],
+    );
   } finally {
     await orm.close();
   }
