@@ -17,7 +17,7 @@ export interface GatewayCall {
   caller: Caller;
   requestId: string;
   log: Logger;
-  /** Rate-limit counters still to count, with the first budget hold or alone. */
+  /** The call's rate-limit counters, counted before any work on it (runGatewayHandler). */
   admission: PendingAdmission | undefined;
   /** A request header (lower-case name). */
   header(name: string): string | undefined;
@@ -77,7 +77,6 @@ export function gatewayContext(call: GatewayCall): ChatContext {
     source: 'gateway',
     requestId: call.requestId,
     keyLimits: caller.keyLimits,
-    admission: call.admission,
   };
 }
 

@@ -1,6 +1,5 @@
 // The gateway's contract with its callers: the chat completions route (plain and streaming) and
 // the automation/webhook activities (plain). Request fields follow OpenAI's chat format.
-import type { PendingAdmission } from '../billing/budget.js';
 import type { KeyLimits } from '../identity/caller.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
@@ -165,8 +164,6 @@ export interface ChatContext {
   requestId?: string | undefined;
   /** The calling API key's own limits (model allow-list, monthly budget); absent for sessions and runs. */
   keyLimits?: KeyLimits | undefined;
-  /** Rate-limit counters to count with the first budget hold (gateway routes). */
-  admission?: PendingAdmission | undefined;
 }
 
 /**
