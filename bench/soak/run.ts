@@ -1,5 +1,5 @@
 // bench:soak: the production build for SOAK_MINUTES (default 30) under steady mixed traffic, to
-// show whether memory stays flat (docs/design.md section 5: RSS growth <= 1 MiB/min per process,
+// show whether memory stays flat (docs/design.md, Targets: RSS growth <= 1 MiB/min per process,
 // 0 errors). The API (its default processes: one per core) and one worker from `tsc` output, on a
 // PostgreSQL server, a Redis server and a Temporal dev server of their own, started as the fault
 // benches start them (test/faults, test/helpers/production.ts). The load:
