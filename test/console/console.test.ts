@@ -8,11 +8,8 @@
 // Skipped, with the reason, where Chromium is not installed (like test/api/docs-page.test.ts).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiServer } from '../../src/api/server.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
@@ -22,13 +19,8 @@ import { createTestOrganization, type TestOrganization } from '../helpers/orgs.j
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createPasswordUser } from '../identity/helpers.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
+import { axeViolations, CHROMIUM, chromiumMissing, freePort, root, watchProblems } from './browser-checks.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = !fs.existsSync(CHROMIUM);
-if (chromiumMissing) {
-  console.warn(`[console.test] skipped: ${CHROMIUM} is not installed (scripts/ensure-chromium.sh installs it as root with apt-get)`);
-}
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TOKEN = `tok-${randomUUID()}`;
 
 let upstream: FakeUpstream;
@@ -39,38 +31,12 @@ let origin: string;
 let org: TestOrganization;
 let browser: Browser;
 
-/** A free local port: the console's origin must be known before the stack starts (its allowed Origin). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
-/** Script errors, CSP violations and failed loads of a page; the one expected 401 (who am I, before sign-in) is not one. */
-function watchProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const expectedProbe = message.text().includes('401') && message.location().url.endsWith('/v1/users/me');
-    if (!expectedProbe) problems.push(`console error: ${message.text()} (${message.location().url})`);
-  });
-  return problems;
-}
 
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, not as an inline <script>: the console's CSP stays on.
-  await page.evaluate(fs.readFileSync(path.join(root, 'console', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
-  // Browser code as strings: the root's type-check has no DOM library.
-  const result = (await page.evaluate('axe.run(document)')) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
-}
 
 const as = (key: string) => (method: string, p: string, body?: unknown) => call(stack.baseUrl, method, p, { key, body });
 
-describe.skipIf(chromiumMissing)(`the web console in headless Chromium (${CHROMIUM})`, () => {
+describe.skipIf(chromiumMissing('console.test'))(`the web console in headless Chromium (${CHROMIUM})`, () => {
   beforeAll(async () => {
     execFileSync('bash', [path.join(root, 'scripts', 'ensure-console.sh')], { stdio: 'inherit' });
     upstream = await startFakeUpstream();

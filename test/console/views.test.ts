@@ -8,10 +8,7 @@
 // the console log has no script error. Skipped where Chromium is not installed.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiServer } from '../../src/api/server.js';
@@ -23,11 +20,8 @@ import { createTestOrganization, type TestOrganization } from '../helpers/orgs.j
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createPasswordUser } from '../identity/helpers.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
+import { axeViolations, CHROMIUM, chromiumMissing, freePort, root, watchProblems } from './browser-checks.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumMissing = !fs.existsSync(CHROMIUM);
-if (chromiumMissing) console.warn(`[views.test] skipped: ${CHROMIUM} is not installed (scripts/ensure-chromium.sh installs it as root with apt-get)`);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TOKEN = `tok-${randomUUID()}`;
 /** Seeded records of the organization (besides one real call), so the list has two pages of 25. */
 const SEEDED = 30;
@@ -43,31 +37,8 @@ let other: TestOrganization;
 let browser: Browser;
 let skillId: string;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
-/** Script errors, CSP violations and failed loads; the one expected 401 (who am I, before sign-in) is not one. */
-function watchProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const expectedProbe = message.text().includes('401') && message.location().url.endsWith('/v1/users/me');
-    if (!expectedProbe) problems.push(`console error: ${message.text()} (${message.location().url})`);
-  });
-  return problems;
-}
 
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(fs.readFileSync(path.join(root, 'console', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
-  const result = (await page.evaluate('axe.run(document)')) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
-}
 
 /** Every button, link, input and select on the page has an accessible name, as the browser's accessibility tree computes it. */
 async function unnamedControls(page: Page): Promise<string[]> {
@@ -102,7 +73,7 @@ async function signInWithKey(page: Page, address: string, key: string): Promise<
   await page.getByRole('button', { name: 'Sign in with key' }).click();
 }
 
-describe.skipIf(chromiumMissing)(`the console's requests, audit and skills views in headless Chromium (${CHROMIUM})`, () => {
+describe.skipIf(chromiumMissing('views.test'))(`the console's requests, audit and skills views in headless Chromium (${CHROMIUM})`, () => {
   beforeAll(async () => {
     execFileSync('bash', [path.join(root, 'scripts', 'ensure-console.sh')], { stdio: 'inherit' });
     upstream = await startFakeUpstream();
