@@ -6,6 +6,7 @@
 // answered upstream call is recorded once (usage records = upstream answers), the recorded spend
 // stays within the cap plus the calls that were in flight when Redis went away, and the budget's
 // spend counter after the reload agrees with the usage records (nothing counted twice or lost).
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/db/orm.js';
@@ -19,6 +20,8 @@ const CAP_USD = 0.01;
 /** 11 input tokens at $2/1M and 7 output tokens at $8/1M (fake upstream's usage, FAKE_PRICES). */
 const CALL_COST_USD = (11 * 2 + 7 * 8) / 1e6;
 const LANES = 8;
+/** The calls' prompt, unique to this run, to tell them apart at the fake upstream. */
+const PROMPT = `Say hello (${randomUUID()})`;
 
 describe.skipIf(!inject('databaseUrl'))('Redis restart during a burst against a small budget (production build)', () => {
   let buildDir: string;
@@ -58,7 +61,7 @@ describe.skipIf(!inject('databaseUrl'))('Redis restart during a burst against a 
       while (refusedInARow < 5) {
         inFlight += 1;
         const res = await call(stack!.baseUrl, 'POST', '/chat/completions', {
-          key, body: { model: 'standard', max_tokens: 7, messages: [{ role: 'user', content: 'Say hello' }] },
+          key, body: { model: 'standard', max_tokens: 7, messages: [{ role: 'user', content: PROMPT }] },
         }).catch(() => ({ status: 0 }));
         inFlight -= 1;
         statuses.push({ status: res.status, during: redisAway });
@@ -81,7 +84,9 @@ describe.skipIf(!inject('databaseUrl'))('Redis restart during a burst against a 
     await Promise.all(Array.from({ length: LANES }, lane));
     await outage;
 
-    const upstreamAnswers = stack.upstream.requests.filter((request) => !request.closedEarly).length;
+    // This test's calls only: on the suite's shared Temporal server and database, another test's
+    // leftover activity retrying against a port the fake upstream now holds reaches it too.
+    const upstreamAnswers = stack.upstream.requests.filter((request) => !request.closedEarly && JSON.stringify(request.body).includes(PROMPT)).length;
     // The recorder flushes every 200 ms (later after a failed write): wait until it caught up.
     const recorded = await waitFor(async () => {
       const found = await usageOf(inject('databaseUrl')!, stack!.org.id);
@@ -94,6 +99,8 @@ describe.skipIf(!inject('databaseUrl'))('Redis restart during a burst against a 
       inFlightAtKill, statuses: countBy(statuses.map((s) => `${s.during ? 'during' : 'outside'} ${s.status}`)),
     };
     process.stdout.write(`[faults] Redis restart against a budget: ${JSON.stringify(summary)}\n`);
+    const foreign = stack.upstream.requests.filter((request) => !JSON.stringify(request.body).includes(PROMPT));
+    if (foreign.length > 0) process.stdout.write(`[faults] ${foreign.length} requests at the fake upstream were not this test's: ${JSON.stringify(foreign[0]!.body).slice(0, 300)}\n`);
     if (recorded.count !== upstreamAnswers) {
       // What the gateway recorded of every call, to tell which answered upstream calls went unbilled.
       process.stdout.write(`[faults] request records by outcome: ${JSON.stringify(await recordsByOutcome(inject('databaseUrl')!, stack.org.id))}\n`);
