@@ -3,35 +3,16 @@
 // race), and a bootstrapped key authenticates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { openDatabase, type Orm } from '../src/db/orm.js';
-import { entities } from '../src/orm-entities.js';
+import type { Orm } from '../src/db/orm.js';
 import { migrationsList } from '../src/db/migrations/index.js';
 import { authenticateApiKey } from '../src/identity/authenticate.js';
 import { bootstrapOwner } from '../src/identity/bootstrap.js';
 import { ApiKey, Organization, User } from '../src/identity/entities.js';
 import { generateApiKey, hashApiKey } from '../src/identity/api-keys.js';
-import { createScratchDatabase, type ScratchDatabase } from './helpers/scratch-database.js';
+import { databaseTargets } from './helpers/database-targets.js';
 
-interface Target {
-  name: string;
-  open: () => Promise<Orm>;
-  cleanup?: () => Promise<void>;
-}
-
-const targets: Target[] = [{ name: 'PGlite', open: () => openDatabase({ pgliteDir: 'memory://' }, { entities }) }];
-const postgresBase = inject('databaseUrl');
-if (postgresBase) {
-  // A database of its own: the bootstrap tests need one where no user exists yet.
-  let scratch: ScratchDatabase | undefined;
-  targets.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      scratch = await createScratchDatabase(postgresBase, 'test_bootstrap');
-      return openDatabase({ databaseUrl: scratch.url }, { entities });
-    },
-    cleanup: async () => scratch?.drop(),
-  });
-}
+// A database of its own: the bootstrap tests need one where no user exists yet.
+const targets = databaseTargets('test_bootstrap', inject('databaseUrl'));
 
 describe.each(targets)('database on $name', (target) => {
   let orm: Orm;

@@ -6,31 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { openDatabase, type Orm } from '../../src/db/orm.js';
+import type { Orm } from '../../src/db/orm.js';
 import { createLogger } from '../../src/logger.js';
-import { entities } from '../../src/orm-entities.js';
 import { retentionCutoff, sweepRetention, type RetainedTable, type RetentionSettings } from '../../src/retention/retention.js';
-import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.js';
+import { databaseTargets } from '../helpers/database-targets.js';
 
-interface Target {
-  name: string;
-  open: () => Promise<Orm>;
-  cleanup?: () => Promise<void>;
-}
-
-const targets: Target[] = [{ name: 'PGlite', open: () => openDatabase({ pgliteDir: 'memory://' }, { entities }) }];
-const postgresBase = inject('databaseUrl');
-if (postgresBase) {
-  let scratch: ScratchDatabase | undefined;
-  targets.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      scratch = await createScratchDatabase(postgresBase, 'test_retention');
-      return openDatabase({ databaseUrl: scratch.url }, { entities });
-    },
-    cleanup: async () => scratch?.drop(),
-  });
-}
+const targets = databaseTargets('test_retention', inject('databaseUrl'));
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const DAY = 86_400_000;
