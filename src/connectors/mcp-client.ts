@@ -7,12 +7,13 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import net from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import type { Logger } from '../logger.js';
 import { fillPlaceholders, placeholdersIn, type CatalogEntry } from './catalog.js';
 import { normaliseAddress } from '../net/addresses.js';
 import type { ProcessGroupTransport } from './process-transport.js';
 import { preinstalled } from './preinstalled.js';
+import { requestFetch } from './request-fetch.js';
 import { processSlots, sandboxCommand, SlotUnavailable } from './sandbox.js';
 
 export type SessionStage = 'start' | 'initialize' | 'tools/list' | 'tools/call' | 'shutdown';
@@ -255,7 +256,7 @@ function createTransport(
     const transport = new modules.StreamableHTTPClientTransport(new URL(fillPlaceholders(entry.url, env)), {
       // A redirect would lead to a host nobody checked.
       requestInit: { headers, ...(agent ? { redirect: 'error' as const } : {}) },
-      ...(agent ? { fetch: ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch } : {}),
+      fetch: requestFetch(agent),
     });
     return { transport, dispose: async () => agent?.close().catch(() => {}) };
   }

@@ -1,0 +1,102 @@
+import { getEventListeners } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestFetch } from './request-fetch.js';
+
+let server: http.Server;
+let base: string;
+/** Lets the streamed answer send its second event. */
+let releaseSecondEvent: () => void = () => {};
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.url === '/json') {
+        res.setHeader('content-type', 'application/json');
+        res.setHeader('set-cookie', ['a=1', 'b=2']);
+        res.end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null }));
+      } else if (req.url === '/events') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: first\n\n');
+        releaseSecondEvent = () => res.end('data: second\n\n');
+      } else if (req.url === '/moved') {
+        res.writeHead(302, { location: '/json' }).end('moved');
+      } else if (req.url === '/empty') {
+        res.writeHead(202).end();
+      } else if (req.url === '/hang') {
+        // never answers
+      } else {
+        res.writeHead(204).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('requestFetch (the MCP client transport fetch)', () => {
+  const fetcher = requestFetch();
+
+  it('sends method, headers and body, and answers a whole JSON body with every header value', async () => {
+    const headers = new Headers({ authorization: 'Bearer t' });
+    const response = await fetcher(`${base}/json`, { method: 'POST', headers, body: '{"x":1}' });
+    expect(response.status).toBe(200);
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(await response.json()).toEqual({ method: 'POST', body: '{"x":1}', auth: 'Bearer t' });
+  });
+
+  it('streams an event stream as it comes, before the server ends it', async () => {
+    const response = await fetcher(`${base}/events`, { method: 'GET' });
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: first\n\n');
+    releaseSecondEvent();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe('data: second\n\n');
+  });
+
+  it('returns a redirect as it is, and refuses it when the request says redirect: error', async () => {
+    const manual = await fetcher(`${base}/moved`, { method: 'GET', redirect: 'manual' });
+    expect(manual.status).toBe(302);
+    expect(manual.headers.get('location')).toBe('/json');
+    await expect(fetcher(`${base}/moved`, { method: 'GET', redirect: 'error' })).rejects.toThrow(/fetch failed/);
+  });
+
+  it('answers 202 and 204 without a body', async () => {
+    const accepted = await fetcher(`${base}/empty`, { method: 'POST', body: '{}' });
+    expect(accepted.status).toBe(202);
+    expect(await accepted.text()).toBe('');
+    const none = await fetcher(`${base}/none`, { method: 'DELETE' });
+    expect(none.status).toBe(204);
+    expect(none.body).toBeNull();
+  });
+
+  it('leaves no listener on the long-lived signal the transport passes to every request', async () => {
+    const session = new AbortController();
+    for (let i = 0; i < 50; i += 1) {
+      const response = await fetcher(`${base}/json`, { method: 'POST', body: String(i), signal: session.signal });
+      await response.json();
+    }
+    // WHATWG fetch leaves all 50 until garbage collection; request removes each as its answer ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('aborts a request in flight when the signal fires', async () => {
+    const session = new AbortController();
+    const pending = fetcher(`${base}/hang`, { method: 'POST', body: '{}', signal: session.signal });
+    session.abort();
+    await expect(pending).rejects.toThrow();
+  });
+});
