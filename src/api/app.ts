@@ -37,7 +37,7 @@ import { webhookIngressRoutes, webhookRoutes } from './routes/webhooks.js';
 import { toolsRoutes } from './routes/tools.js';
 import { skillsRoutes } from './routes/skills.js';
 import { CODEC_PATH, codecCors, codecRoutes } from './routes/codec.js';
-import { MCP_PATH, mcpChallenge, mcpRoutes } from './routes/mcp.js';
+import { mcpRoutes } from './routes/mcp.js';
 
 type RouteFactory = (deps: AppDeps) => Router;
 
@@ -48,7 +48,7 @@ type RouteFactory = (deps: AppDeps) => Router;
 const publicV1Routes: RouteFactory[] = [authRoutes, webhookIngressRoutes, codecRoutes];
 
 /** Routes under /v1 behind authentication (API key or session). */
-const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, gatewayRequestsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes, mcpRoutes, consoleSettingsRoutes];
+const authenticatedV1Routes: RouteFactory[] = [diagnosticsRoutes, modelsRoutes, responsesRoutes, dlpRoutes, automationsRoutes, usersRoutes, apiKeysRoutes, auditLogsRoutes, gatewayRequestsRoutes, billingRoutes, toolsRoutes, assistantRoutes, webhookRoutes, skillsRoutes, approvalsRoutes, consoleSettingsRoutes];
 
 export function buildApp(deps: AppDeps): Express {
   const app = express();
@@ -71,6 +71,8 @@ export function buildApp(deps: AppDeps): Express {
   app.use(requestContext(deps.logger));
   // The gateway's hot path first, with the same checks and nothing else (see gatewayRoutes).
   app.use(gatewayRoutes(deps, (endpoint) => [...body, ...traced, ...(endpoint.credential === 'x-api-key' ? authenticatedByApiKeyHeader : authenticated)]));
+  // The MCP gateway likewise (/v1/mcp has no path parameters to check).
+  app.use(mcpRoutes(deps, [...body, ...traced, ...authenticated]));
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(docsRoutes(deps));
@@ -88,7 +90,6 @@ export function buildApp(deps: AppDeps): Express {
   // for authenticated routes only once the caller is known, so 401 comes first.
   v1.use(validatePathParams(apiOperations, '/v1', ['none', 'webhookUrl']));
   for (const routes of publicV1Routes) v1.use(routes(deps));
-  v1.use(MCP_PATH, mcpChallenge());
   for (const handler of authenticated) v1.use(handler);
   v1.use(validatePathParams(apiOperations, '/v1', ['caller']));
   for (const routes of authenticatedV1Routes) v1.use(routes(deps));

@@ -42,6 +42,17 @@ describe('/v1/mcp', () => {
     await expect(mcpClient(s.stack.baseUrl, 'svc_live_' + 'x'.repeat(40))).rejects.toThrow();
   });
 
+  it('answers 405 naming POST to the methods a stateless server does not serve, before any credential check', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await call<any>(s.stack.baseUrl, method, '/mcp', { headers: { accept: 'text/event-stream' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.body.error.message).toMatch(/stateless/);
+    }
+    // Only /v1/mcp itself is the MCP server.
+    expect((await call(s.stack.baseUrl, 'POST', '/mcp/extra', { key: s.org.member.key, body: {} })).status).toBe(404);
+  });
+
   it("lists the member's tools named <toolId>__<toolName>, with their input schemas", async () => {
     const client = await mcpClient(s.stack.baseUrl, s.org.member.key);
     const { tools } = await client.listTools();

@@ -6,6 +6,8 @@
 // every other request answers plain JSON through a lighter transport (mcp-gateway/json-exchange.ts)
 // and a notification 202, which costs both sides less. GET (a standalone event stream) and
 // DELETE (ending a session) have nothing to serve here: 405.
+// Mounted ahead of the other /v1 routes with its own checks (app.ts), as the gateway's routes are:
+// an MCP call does not walk every other router's routes on its way.
 import { Router, type Request, type RequestHandler } from 'express';
 import { unauthorized } from '../../errors.js';
 import { parseInput } from '../../identity/identity.schemas.js';
@@ -13,7 +15,7 @@ import { mcpMessageBody } from '../../mcp-gateway/mcp.schemas.js';
 import type { AppDeps } from '../../runtime-deps.js';
 import { callerOf } from '../middleware/auth.js';
 
-export const MCP_PATH = '/mcp';
+export const MCP_PATH = '/v1/mcp';
 
 type McpModules = [
   typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
@@ -22,22 +24,19 @@ type McpModules = [
   typeof import('@modelcontextprotocol/sdk/types.js'),
 ];
 
-/**
- * Before authentication: a 401 on /v1/mcp tells MCP clients it wants a bearer token, and methods
- * the stateless server does not serve are 405 without a credential check.
- */
-export function mcpChallenge(): RequestHandler {
-  return (req, res, next) => {
-    if (req.method !== 'POST') {
-      res.status(405).setHeader('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless (POST only)' }, id: null });
-      return;
-    }
-    res.setHeader('WWW-Authenticate', 'Bearer realm="ai-workspace"');
-    next();
-  };
-}
+/** Methods the stateless server does not serve are 405, without a credential check. */
+const methodNotAllowed: RequestHandler = (_req, res) => {
+  res.status(405).setHeader('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless (POST only)' }, id: null });
+};
 
-export function mcpRoutes(deps: AppDeps): Router {
+/** Before authentication: a 401 on /v1/mcp tells MCP clients it wants a bearer token. */
+const bearerChallenge: RequestHandler = (_req, res, next) => {
+  res.setHeader('WWW-Authenticate', 'Bearer realm="ai-workspace"');
+  next();
+};
+
+/** `checks`: body parsing, authentication and the rate limit, as every authenticated /v1 route has them. */
+export function mcpRoutes(deps: AppDeps, checks: RequestHandler[]): Router {
   const router = Router();
   // Loaded at the first request, not at start: most API processes never serve MCP (see mcp-client.ts).
   let modules: Promise<McpModules> | undefined;
@@ -54,7 +53,7 @@ export function mcpRoutes(deps: AppDeps): Router {
 
   let serverFor: ReturnType<McpModules[1]['mcpServerFactory']> | undefined;
 
-  router.post(MCP_PATH, async (req, res) => {
+  router.post(MCP_PATH, bearerChallenge, ...checks, async (req, res) => {
     const caller = callerOf(req);
     if (caller.via !== 'api_key') throw unauthorized('/v1/mcp takes an API key: Authorization: Bearer <key>');
     res.removeHeader('WWW-Authenticate');
@@ -94,6 +93,7 @@ export function mcpRoutes(deps: AppDeps): Router {
     res.off('close', leftEarly);
     if (!res.writableEnded && !res.destroyed) res.json(answer);
   });
+  router.all(MCP_PATH, methodNotAllowed);
 
   return router;
 }
