@@ -9,6 +9,7 @@
 //   costs about a third of its CPU.
 // Redirects are never followed here: a 3xx comes back as it is (the SDK follows one within its
 // origin itself), and with `redirect: 'error'` (a pinned connection) it is an error, as fetch makes it.
+import { setMaxListeners } from 'node:events';
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 
@@ -19,6 +20,9 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 export function requestFetch(dispatcher?: Dispatcher): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = input instanceof Request ? input.url : input;
+    // One listener per request in flight on the session's signal, each removed as its answer
+    // ends: concurrent calls on a pooled session are not a leak to warn about.
+    if (init.signal) setMaxListeners(0, init.signal);
     const answer = await request(url, {
       method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: Object.fromEntries(new Headers(init.headers)),
