@@ -8,9 +8,12 @@ import { ToolApproval } from './entities.js';
 
 export type ApprovalSubjectRef = { automationId: string } | { assistantId: string } | { apiKeyId: string };
 
+/** The reason a /v1/mcp request carries when its key was revoked (alone, or with its user). */
+export const KEY_REVOKED_REASON = 'its API key was revoked';
+
 /** The reason a request of a deleted subject carries. */
 export function subjectDeletedReason(subject: ApprovalSubjectRef): string {
-  if ('apiKeyId' in subject) return 'its API key was revoked';
+  if ('apiKeyId' in subject) return KEY_REVOKED_REASON;
   return `its ${'automationId' in subject ? 'automation' : 'assistant'} was deleted`;
 }
 
@@ -26,6 +29,13 @@ export async function cancelPendingApprovalsOf(em: EntityManager, organizationId
     status: 'cancelled', decidedAt: now, decidedVia: 'cancel', reason: subjectDeletedReason(subject),
   });
   return [...new Set(waiting.map((row) => row.workflowId))];
+}
+
+/** `cancelPendingApprovalsOf` for each of the keys (a disabled or removed user's). */
+export async function cancelPendingApprovalsOfKeys(em: EntityManager, organizationId: string, apiKeyIds: string[], now: Date): Promise<string[]> {
+  const waits: string[] = [];
+  for (const apiKeyId of apiKeyIds) waits.push(...(await cancelPendingApprovalsOf(em, organizationId, { apiKeyId }, now)));
+  return waits;
 }
 
 /**

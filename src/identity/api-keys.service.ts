@@ -8,7 +8,7 @@
 // its spend and its rate count against the creating key's (and those above it), and revoking a
 // key revokes the keys created under it, including those whose creation was in flight (the
 // creation and the revocation serialize on the creating key's row, see key-locks.ts).
-import { cancelPendingApprovalsOf } from '../approval-policy/cancellation.js';
+import { cancelPendingApprovalsOfKeys } from '../approval-policy/cancellation.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { assertQuota, type QuotaLimits } from '../quotas/quota.js';
@@ -171,9 +171,8 @@ export async function revokeApiKey(ctx: IdentityContext, id: string): Promise<{ 
     );
     const under = rows.map((row) => row.id).filter((id) => id !== key.id);
     if (rows.length) audit({ ...ctx, em }, 'api_key.revoked', key, { name: key.name, prefix: key.prefix, ...(under.length ? { keysCreatedUnder: under } : {}) });
-    const cancelled: string[] = [];
-    for (const row of rows) cancelled.push(...(await cancelPendingApprovalsOf(em, ctx.caller.organizationId, { apiKeyId: row.id }, ctx.clock.now())));
-    return { revoked: rows.map((row) => row.id), waits: cancelled };
+    const revokedIds = rows.map((row) => row.id);
+    return { revoked: revokedIds, waits: await cancelPendingApprovalsOfKeys(em, ctx.caller.organizationId, revokedIds, ctx.clock.now()) };
   });
   await Promise.all(revoked.map((apiKeyId) => ctx.credentials.invalidate({ apiKeyId })));
   return { cancelledApprovalWaits: waits };

@@ -28,14 +28,15 @@ export async function lockKeyLine(em: EntityManager, keyId: string): Promise<boo
 }
 
 /** Locks every key of a user, each after the keys above it, before the user's keys are revoked or deleted at once. */
-export async function lockKeysOfUser(em: EntityManager, userId: string): Promise<void> {
+export async function lockKeysOfUser(em: EntityManager, userId: string): Promise<string[]> {
   if (!em.isInTransaction()) throw new Error('lockKeysOfUser must run inside the transaction that writes');
-  await em.execute(
+  const rows = await em.execute<Array<{ id: string }>>(
     `select k."id" from "api_keys" k where k."user_id" = ?
       order by (select count(*) from "api_key_ancestors" a where a."key_id" = k."id"), k."id"
       for update`,
     [userId],
   );
+  return rows.map((row) => row.id);
 }
 
 /**

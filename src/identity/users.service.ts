@@ -5,6 +5,7 @@
 // organization's user is 404. What a disabled or removed user owns (automations, assistants)
 // is handled by the caller of these functions (api/routes/users.ts), which needs Temporal.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { cancelPendingApprovalsOfKeys } from '../approval-policy/cancellation.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { AppError, forbidden, notFound } from '../errors.js';
 import type { IdentityContext } from './context.js';
@@ -57,38 +58,51 @@ export async function changeUserRole(ctx: IdentityContext, userId: string, role:
   return toUserView(user);
 }
 
+/**
+ * What ending a user's keys left to do outside the transaction: the workflows that waited on the
+ * keys' pending /v1/mcp approval requests, cancelled with them ("its API key was revoked"), for
+ * the caller to end (approvals.service.ts `endCancelledMcpWaits`), as a key's revocation does.
+ */
+export interface EndedKeys {
+  cancelledApprovalWaits: string[];
+}
+
 /** Removes the user; their sessions, API keys and invitations end with them, at once. */
-export async function removeUser(ctx: IdentityContext, userId: string): Promise<void> {
+export async function removeUser(ctx: IdentityContext, userId: string): Promise<EndedKeys> {
   const user = await findMember(ctx.em, ctx.caller, userId);
   assertCanManage(ctx.caller, user);
-  await ctx.em.transactional(async (tx) => {
+  const cancelledApprovalWaits = await ctx.em.transactional(async (tx) => {
     // The user's row first, as a disable updates it first: a key creation in flight ends before (key-locks.ts).
     await lockUser(tx, user.id);
     await endUserSessions(tx, user.id);
     await tx.nativeDelete(Invitation, { user: user.id });
-    await lockKeysOfUser(tx, user.id);
+    const keyIds = await lockKeysOfUser(tx, user.id);
+    const waits = await cancelPendingApprovalsOfKeys(tx, ctx.caller.organizationId, keyIds, ctx.clock.now());
     await tx.nativeDelete(ApiKey, { user: user.id });
     await tx.nativeDelete(User, { id: user.id });
     audit(ctx, tx, 'user.removed', user, { email: user.email, role: user.role });
+    return waits;
   });
   await ctx.credentials.invalidate({ userId: user.id });
+  return { cancelledApprovalWaits };
 }
 
 /** Disables the user (kept for the record, cannot sign in); sessions and API keys end at once. */
-export async function disableUser(ctx: IdentityContext, userId: string): Promise<UserView> {
+export async function disableUser(ctx: IdentityContext, userId: string): Promise<{ user: UserView } & EndedKeys> {
   const user = await findMember(ctx.em, ctx.caller, userId);
   assertCanManage(ctx.caller, user);
-  await ctx.em.transactional(async (tx) => {
+  const cancelledApprovalWaits = await ctx.em.transactional(async (tx) => {
     await tx.nativeUpdate(User, { id: user.id }, { status: 'disabled' });
     await endUserSessions(tx, user.id);
     // After the locks, the update sees every key a creation in flight committed (key-locks.ts).
-    await lockKeysOfUser(tx, user.id);
+    const keyIds = await lockKeysOfUser(tx, user.id);
     await tx.nativeUpdate(ApiKey, { user: user.id, revokedAt: null }, { revokedAt: ctx.clock.now() });
     audit(ctx, tx, 'user.disabled', user, { email: user.email });
+    return cancelPendingApprovalsOfKeys(tx, ctx.caller.organizationId, keyIds, ctx.clock.now());
   });
   user.status = 'disabled';
   await ctx.credentials.invalidate({ userId: user.id });
-  return toUserView(user);
+  return { user: toUserView(user), cancelledApprovalWaits };
 }
 
 /**
@@ -96,16 +110,16 @@ export async function disableUser(ctx: IdentityContext, userId: string): Promise
  * re-enables a disabled user. Re-enabling restores sign-in, not the revoked keys. An invited
  * user becomes active only by accepting the invitation.
  */
-export async function setUserStatus(ctx: IdentityContext, userId: string, status: 'active' | 'disabled'): Promise<UserView> {
+export async function setUserStatus(ctx: IdentityContext, userId: string, status: 'active' | 'disabled'): Promise<{ user: UserView } & EndedKeys> {
   if (status === 'disabled') return disableUser(ctx, userId);
   const user = await findMember(ctx.em, ctx.caller, userId);
   assertCanManage(ctx.caller, user);
-  if (user.status === 'active') return toUserView(user);
+  if (user.status === 'active') return { user: toUserView(user), cancelledApprovalWaits: [] };
   if (user.status === 'invited') throw new AppError('conflict', 'The user has not accepted the invitation yet', { param: 'status' });
   user.status = 'active';
   audit(ctx, ctx.em, 'user.enabled', user, { email: user.email });
   await ctx.em.flush();
-  return toUserView(user);
+  return { user: toUserView(user), cancelledApprovalWaits: [] };
 }
 
 /**

@@ -140,7 +140,7 @@ describe('changes to the key owner', () => {
     expect((await call(second.baseUrl, 'GET', '/users/me', { key: user.key })).status).toBe(200);
     const owner = { organizationId: org.id, userId: org.owner.id, email: org.owner.email, role: 'owner' as const, via: 'api_key' as const };
     const disabled = await disableUser({ em: stack.runtime.orm.em.fork(), clock: stack.runtime.clock, credentials: stack.runtime.credentials, caller: owner }, user.id);
-    expect(disabled.status).toBe('disabled');
+    expect(disabled.user.status).toBe('disabled');
     expect((await call(second.baseUrl, 'GET', '/users/me', { key: user.key })).status).toBe(401);
     const listed = await call(stack.baseUrl, 'GET', '/users', { key: org.admin.key });
     expect(listed.body.users.find((u: any) => u.id === user.id).status).toBe('disabled');

@@ -145,31 +145,48 @@ describe('/v1/mcp approvals', () => {
     await client.close();
   });
 
-  it('cancels the pending requests of a revoked key ("its API key was revoked") and tells the waiting client', async () => {
-    const created = await call<any>(s.stack.baseUrl, 'POST', '/api-keys', { key: s.org.member.key, body: { name: 'soon revoked' } });
-    const client = await mcpClient(s.stack.baseUrl, created.body.key);
+  /**
+   * A call of `key` waiting for approval, ended by `end` (which revokes the key somehow): the
+   * request is cancelled as the key's ("its API key was revoked"), the waiting client learns it
+   * before its wait is over, the tool is never called, and nobody can decide it any more.
+   */
+  async function expectCancelledWithKey(key: string, text: string, end: () => Promise<number>, endStatus: number): Promise<void> {
+    const client = await mcpClient(s.stack.baseUrl, key);
     const echoes = () => s.calls.filter((name) => name === 'echo').length;
     const echoesBefore = echoes();
-    const answer = client.callTool({ name: 'fixture-http__echo', arguments: { text: 'revoked meanwhile' } });
+    const answer = client.callTool({ name: 'fixture-http__echo', arguments: { text } });
     const approval = await waitFor(async () => {
       const list = await call<any>(s.stack.baseUrl, 'GET', '/approvals?status=pending', { key: s.org.admin.key });
-      return (list.body.approvals as any[]).find((row) => row.apiKeyId === created.body.id);
-    }, { timeoutMs: 15_000, what: "the revoked key's pending approval" });
+      return (list.body.approvals as any[]).find((row) => row.arguments.includes(text));
+    }, { timeoutMs: 15_000, what: `the pending approval of "${text}"` });
     const began = Date.now();
-    expect((await call(s.stack.baseUrl, 'DELETE', `/api-keys/${created.body.id}`, { key: s.org.member.key })).status).toBe(204);
+    expect(await end()).toBe(endStatus);
     const pending = await call<any>(s.stack.baseUrl, 'GET', '/approvals?status=pending', { key: s.org.admin.key });
     expect((pending.body.approvals as any[]).map((row) => row.id)).not.toContain(approval.id);
     const row = await call<any>(s.stack.baseUrl, 'GET', `/approvals/${approval.id}`, { key: s.org.admin.key });
     expect(row.body).toMatchObject({ status: 'cancelled', decidedVia: 'cancel', reason: 'its API key was revoked' });
-    // The client learns it before its wait is over, and the tool was never called.
     const result = await answer;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/cancelled: its API key was revoked/);
     expect(Date.now() - began).toBeLessThan(WAIT_SECONDS * 1000);
     expect(echoes()).toBe(echoesBefore);
-    // Nobody can decide it any more.
     expect((await call(s.stack.baseUrl, 'POST', `/approvals/${approval.id}/approve`, { key: s.org.admin.key, body: {} })).status).toBe(409);
     await client.close();
+  }
+
+  it('cancels the pending requests of a revoked key ("its API key was revoked") and tells the waiting client', async () => {
+    const created = await call<any>(s.stack.baseUrl, 'POST', '/api-keys', { key: s.org.member.key, body: { name: 'soon revoked' } });
+    await expectCancelledWithKey(created.body.key, 'revoked meanwhile', async () => (await call(s.stack.baseUrl, 'DELETE', `/api-keys/${created.body.id}`, { key: s.org.member.key })).status, 204);
+  });
+
+  it("cancels the pending requests of a disabled user's keys, and of a removed user's, as a revocation does", async () => {
+    const disabled = await createTestUser(s.stack.runtime.orm, s.org.id, 'member');
+    await connect(s.stack, disabled.key, { toolApprovals: { 'fixture-http__echo': 'always' } });
+    const disable = { status: 'disabled' };
+    await expectCancelledWithKey(disabled.key, 'disabled meanwhile', async () => (await call(s.stack.baseUrl, 'PUT', `/users/${disabled.id}/status`, { key: s.org.admin.key, body: disable })).status, 200);
+    const removed = await createTestUser(s.stack.runtime.orm, s.org.id, 'member');
+    await connect(s.stack, removed.key, { toolApprovals: { 'fixture-http__echo': 'always' } });
+    await expectCancelledWithKey(removed.key, 'removed meanwhile', async () => (await call(s.stack.baseUrl, 'DELETE', `/users/${removed.id}`, { key: s.org.admin.key })).status, 204);
   });
 
   it('runs tools without an always policy at once', async () => {

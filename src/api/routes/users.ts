@@ -1,8 +1,11 @@
 // Users of the caller's organization: GET /users, GET /users/me, POST /users/invite,
 // PUT /users/{id}/role, PUT /users/{id}/status, POST /users/{id}/transfer-ownership,
 // DELETE /users/{id}. Role rules live in the services; disabling or removing a user also pauses
-// the automations they own (their webhooks answer 404 by themselves, see webhooks.service.ts).
+// the automations they own (their webhooks answer 404 by themselves, see webhooks.service.ts) and
+// cancels their keys' pending /v1/mcp approval requests, as revoking a key does.
 import { Router } from 'express';
+import { KEY_REVOKED_REASON } from '../../approval-policy/cancellation.js';
+import { endCancelledMcpWaits } from '../../approvals/approvals.service.js';
 import { pauseAutomationsOwnedBy } from '../../automations/automations.service.js';
 import { changeRoleBody, changeStatusBody, idParam, inviteUserBody, parseInput } from '../../identity/identity.schemas.js';
 import { inviteUser } from '../../identity/invitations.service.js';
@@ -35,7 +38,8 @@ export function usersRoutes(deps: AppDeps): Router {
   router.put('/users/:id/status', requireRole('admin'), async (req, res) => {
     const id = parseInput(idParam, req.params.id, 'id');
     const body = parseInput(changeStatusBody, req.body);
-    const user = await setUserStatus(identityContext(deps, req), id, body.status);
+    const { user, cancelledApprovalWaits } = await setUserStatus(identityContext(deps, req), id, body.status);
+    await endKeyApprovalWaits(deps, cancelledApprovalWaits);
     if (body.status === 'disabled') await pauseAutomationsOwnedBy(deps, callerOf(req).organizationId, id);
     res.json(user);
   });
@@ -47,10 +51,16 @@ export function usersRoutes(deps: AppDeps): Router {
 
   router.delete('/users/:id', requireRole('admin'), async (req, res) => {
     const id = parseInput(idParam, req.params.id, 'id');
-    await removeUser(identityContext(deps, req), id);
+    const { cancelledApprovalWaits } = await removeUser(identityContext(deps, req), id);
+    await endKeyApprovalWaits(deps, cancelledApprovalWaits);
     await pauseAutomationsOwnedBy(deps, callerOf(req).organizationId, id);
     res.status(204).end();
   });
 
   return router;
+}
+
+/** The user's keys' pending /v1/mcp approvals were cancelled with them; their workflows stop waiting now. */
+function endKeyApprovalWaits(deps: AppDeps, workflowIds: string[]): Promise<void> {
+  return endCancelledMcpWaits(deps, workflowIds, KEY_REVOKED_REASON);
 }
