@@ -130,8 +130,10 @@ const envSchema = z.object({
   RUN_WORK_SECONDS: z.coerce.number().int().min(1).max(3600).default(3600),
   /** Continue-as-new the entity workflow past this many history events (the SDK may suggest it earlier). */
   // An evicted automation replays its history since the last continue-as-new at its next fire
-  // (~0.75 ms of CPU per event): 500 events (~40 fires) keep that replay under ~0.4 s.
-  AUTOMATION_CONTINUE_AS_NEW_EVENTS: z.coerce.number().int().min(10).default(500),
+  // (~0.75 ms of CPU per event), and a cached one keeps ~4 KB per fire it waited for until then
+  // (the workflow SDK's cancelled timer scopes): 200 events (~16 fires) bound those at ~0.15 s and
+  // ~64 KB per automation.
+  AUTOMATION_CONTINUE_AS_NEW_EVENTS: z.coerce.number().int().min(10).default(200),
   // Worker capacity (docs/operations.md); unset means our defaults (src/worker/worker.ts), else the SDK's.
   /** Workflows the main queue's worker keeps in memory between tasks (memory vs. replays); default 3,000. */
   WORKER_MAX_CACHED_WORKFLOWS: optionalNumber(z.coerce.number().int().min(0)),

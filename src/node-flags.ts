@@ -16,6 +16,12 @@ export const API_SEMI_SPACE_MB = 8;
 /** The flags an API process runs with, as on the production command line. */
 export const API_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${API_SEMI_SPACE_MB}`];
 
+/**
+ * The flags a worker process runs with, as on the production command line (docker-compose.yml):
+ * its main thread's young generation bounded like its workflow threads' (src/worker/worker.ts).
+ */
+export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
 /** Whether a flag named like `name` was given on the command line or in NODE_OPTIONS (`-` and `_` alike). */
 export function isNodeFlagGiven(name: string, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
   const bare = (flag: string) => flag.replace(/^--/, '').split('=')[0]!.replaceAll('_', '-');

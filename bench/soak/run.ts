@@ -7,7 +7,7 @@
 //     Responses and Anthropic Messages, whole and streamed, embeddings, stored responses written and
 //     read back, through a fake upstream in a child process of its own (bench/gateway/servers.ts);
 //   - SOAK_WEBHOOK_RPS (5) webhook events a second to an assistant that answers and delivers;
-//   - SOAK_AUTOMATIONS (200) automations firing every minute, each calling an MCP tool and
+//   - SOAK_AUTOMATIONS (200) automations firing every minute (SOAK_SCHEDULE, a cron, to diagnose faster), each calling an MCP tool and
 //     delivering, one in 10 under an `always` approval that the bench approves by API (workload.ts).
 // Reports (printed as Markdown tables): each process's RSS and heap every minute and their slope
 // after SOAK_WARMUP_MINUTES (default 5, at most half the run), event-loop delay p99, errors by kind
@@ -53,6 +53,8 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 const RPS = Number(process.env.SOAK_RPS ?? 300);
 const WEBHOOK_RPS = Number(process.env.SOAK_WEBHOOK_RPS ?? 5);
 const AUTOMATIONS = Number(process.env.SOAK_AUTOMATIONS ?? 200);
+/** The automations' cron: every minute; a seconds-level one (e.g. every 10 s) compresses hours of fires into minutes for a diagnosis (not the target's run). */
+const SCHEDULE = process.env.SOAK_SCHEDULE ?? '* * * * *';
 const WARMUP_MINUTES = Number(process.env.SOAK_WARMUP_MINUTES ?? Math.min(5, MINUTES / 2));
 const HEAP_SNAPSHOTS = process.env.SOAK_HEAP_SNAPSHOTS === '1';
 /** Memory reports of every process (bench/automations/memory-probe.mjs): heaps of every thread after a full GC, anonymous memory. */
@@ -86,7 +88,7 @@ function gatewayConfig(upstreamUrl: string, agentBaseUrl: string): string {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'soak-'));
 const heapDir = path.join(dir, 'heap');
 fs.mkdirSync(heapDir);
-log(`starting (${MINUTES} min at ${RPS} req/s, ${WEBHOOK_RPS} events/s, ${AUTOMATIONS} automations; work dir ${dir})`);
+log(`starting (${MINUTES} min at ${RPS} req/s, ${WEBHOOK_RPS} events/s, ${AUTOMATIONS} automations on '${SCHEDULE}'; work dir ${dir})`);
 // Everything started is stopped at the end, also when a step fails.
 const cleanups: (() => unknown)[] = [];
 const stopWith = <T>(value: Promise<T>, stop: (started: T) => unknown): Promise<T> => value.then((started) => {
@@ -139,18 +141,21 @@ try {
     WEBHOOK_RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_KEY_PER_MINUTE: '100000000',
     RATE_LIMIT_PER_ORG_PER_MINUTE: '100000000',
+    // A seconds-level SOAK_SCHEDULE needs the minimum interval lowered to match.
+    AUTOMATION_MIN_INTERVAL_SECONDS: '1',
     WORKER_METRICS_PORT: String(workerMetricsPort),
     // Not a signal for snapshots: the Temporal SDK's runtime shuts its workers down on SIGUSR2.
     ...(PROBE ? { NODE_OPTIONS: `--import ${path.join(root, 'bench/automations/memory-probe.mjs')}`, MEMORY_PROBE_DIR: heapDir, MEMORY_PROBE_SNAPSHOTS: HEAP_SNAPSHOTS ? '1' : '0' } : {}),
   };
   const api = productionProcess(buildDir, 'api', env);
   // The worker says it runs at info level ("worker running"), which the start waits for.
-  const worker = productionProcess(buildDir, 'worker', { ...env, LOG_LEVEL: 'info' });
+  // As docker-compose.yml runs it: glibc's arenas bounded (productionProcess gives the worker's flags).
+  const worker = productionProcess(buildDir, 'worker', { ...env, LOG_LEVEL: 'info', MALLOC_ARENA_MAX: '2' });
   cleanups.push(() => Promise.all([api.stop(), worker.stop()]));
   await Promise.all([api.start(), worker.start()]);
   const baseUrl = `http://127.0.0.1:${port}/v1`;
   const targets = { baseUrl, ownerKey: org.owner.key, receiverUrl: receiver.url, receiverSecret: receiver.secret, mcpToken: MCP_TOKEN };
-  const { webhookPath } = await createWorkload(targets, { automations: AUTOMATIONS, approvalEvery: 10 });
+  const { webhookPath } = await createWorkload(targets, { automations: AUTOMATIONS, approvalEvery: 10, schedule: SCHEDULE });
   log(`stack up: API ${baseUrl}, ${AUTOMATIONS} automations created`);
 
   const sampler = new ProcessSampler([

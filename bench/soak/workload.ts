@@ -1,6 +1,6 @@
 // The soak's work besides gateway calls: an assistant whose webhook receives WEBHOOK_RPS events a
 // second (each runs the assistant through the gateway and delivers to a signed-webhook receiver),
-// AUTOMATIONS automations firing every minute, each calling a tool of an MCP connection (the
+// AUTOMATIONS automations firing on a schedule (every minute unless the bench says otherwise), each calling a tool of an MCP connection (the
 // fixture server over Streamable HTTP) and delivering to the receiver, one in APPROVAL_EVERY of
 // them under an `always` approval policy that this loop decides by API (POST /approvals/{id}/approve).
 import { randomUUID } from 'node:crypto';
@@ -32,7 +32,7 @@ async function mustCreate(baseUrl: string, key: string, path: string, body: unkn
 }
 
 /** Creates the assistant, its webhook, the connection and the automations; returns the webhook's path. */
-export async function createWorkload(targets: WorkloadTargets, options: { automations: number; approvalEvery: number }): Promise<{ webhookPath: string; automationIds: string[] }> {
+export async function createWorkload(targets: WorkloadTargets, options: { automations: number; approvalEvery: number; schedule: string }): Promise<{ webhookPath: string; automationIds: string[] }> {
   const { baseUrl, ownerKey: key } = targets;
   const channels = [{ type: 'webhook', target: targets.receiverUrl, secret: targets.receiverSecret }];
   await mustCreate(baseUrl, key, '/tools/connections', { toolId: 'fixture-http', name: 'Soak fixture', env: { FIXTURE_TOKEN: targets.mcpToken } });
@@ -45,7 +45,7 @@ export async function createWorkload(targets: WorkloadTargets, options: { automa
     const automation = await mustCreate(baseUrl, key, '/automations', {
       name: `Soak ${i} ${randomUUID().slice(0, 6)}`,
       systemPrompt: approval ? 'Call add with the tool, then say the answer.' : 'Call echo with the tool, then say what it said.',
-      schedule: '* * * * *',
+      schedule: options.schedule,
       status: 'active',
       model: 'agent-model',
       tools: ['fixture-http'],

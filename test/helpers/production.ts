@@ -5,7 +5,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_NODE_FLAGS } from '../../src/node-flags.js';
+import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from '../../src/node-flags.js';
 import { waitFor } from './http.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -56,7 +56,7 @@ export function productionProcess(buildDir: string, kind: 'api' | 'worker', env:
     kind,
     output,
     async start() {
-      const flags = kind === 'api' ? API_NODE_FLAGS : [];
+      const flags = kind === 'api' ? API_NODE_FLAGS : WORKER_NODE_FLAGS;
       const started = spawn(process.execPath, [...flags, path.join(buildDir, kind, 'main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
       child = started;
       const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));
