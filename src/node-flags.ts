@@ -17,10 +17,20 @@ export const API_SEMI_SPACE_MB = 8;
 export const API_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${API_SEMI_SPACE_MB}`];
 
 /**
- * The flags a worker process runs with, as on the production command line (docker-compose.yml):
- * its main thread's young generation bounded like its workflow threads' (src/worker/worker.ts).
+ * The largest semi-space of the workflow threads' young generation, MB (V8's default: 16, so
+ * 32 MB of young generation per thread once a burst has grown it, and never given back while the
+ * thread stays busy). A workflow activation allocates short-lived objects (the decoded
+ * activation, promises and their stack traces) that a small young generation collects as well:
+ * with 4 the two workflow threads held 48 MB less at the peak of 1,000 fires
+ * (bench/automations/memory-probe.mjs). The worker sets it for its threads (src/worker/worker.ts).
  */
-export const WORKER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+export const WORKFLOW_THREAD_SEMI_SPACE_MB = 4;
+
+/**
+ * The flags a worker process runs with, as on the production command line (docker-compose.yml):
+ * its main thread's young generation bounded like its workflow threads'.
+ */
+export const WORKER_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${WORKFLOW_THREAD_SEMI_SPACE_MB}`];
 
 /** Whether a flag named like `name` was given on the command line or in NODE_OPTIONS (`-` and `_` alike). */
 export function isNodeFlagGiven(name: string, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {

@@ -3,7 +3,7 @@
 // transaction; a decision by a person locks the subject's row first and, finding it gone, cancels
 // the request instead of deciding it, so a request recorded while the delete ran cannot be approved
 // either. Cancellations are not audited (neither are those of a cancelled run).
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { ToolApproval } from './entities.js';
 
 export type ApprovalSubjectRef = { automationId: string } | { assistantId: string } | { apiKeyId: string };
@@ -22,20 +22,22 @@ export function subjectDeletedReason(subject: ApprovalSubjectRef): string {
  * each), so the caller can stop them.
  */
 export async function cancelPendingApprovalsOf(em: EntityManager, organizationId: string, subject: ApprovalSubjectRef, now: Date): Promise<string[]> {
-  const where = { organizationId, status: 'pending' as const, ...subject };
+  return cancelPending(em, { organizationId, status: 'pending' as const, ...subject }, subjectDeletedReason(subject), now);
+}
+
+async function cancelPending(em: EntityManager, where: FilterQuery<ToolApproval>, reason: string, now: Date): Promise<string[]> {
   const waiting = await em.find(ToolApproval, where, { fields: ['id', 'workflowId'] });
   if (waiting.length === 0) return [];
-  await em.nativeUpdate(ToolApproval, { ...where, id: { $in: waiting.map((row) => row.id) } }, {
-    status: 'cancelled', decidedAt: now, decidedVia: 'cancel', reason: subjectDeletedReason(subject),
+  await em.nativeUpdate(ToolApproval, { $and: [where, { id: { $in: waiting.map((row) => row.id) } }] }, {
+    status: 'cancelled', decidedAt: now, decidedVia: 'cancel', reason,
   });
   return [...new Set(waiting.map((row) => row.workflowId))];
 }
 
-/** `cancelPendingApprovalsOf` for each of the keys (a disabled or removed user's). */
+/** `cancelPendingApprovalsOf` for all of the keys at once (a key and those under it, a disabled or removed user's). */
 export async function cancelPendingApprovalsOfKeys(em: EntityManager, organizationId: string, apiKeyIds: string[], now: Date): Promise<string[]> {
-  const waits: string[] = [];
-  for (const apiKeyId of apiKeyIds) waits.push(...(await cancelPendingApprovalsOf(em, organizationId, { apiKeyId }, now)));
-  return waits;
+  if (apiKeyIds.length === 0) return [];
+  return cancelPending(em, { organizationId, status: 'pending' as const, apiKeyId: { $in: apiKeyIds } }, KEY_REVOKED_REASON, now);
 }
 
 /**

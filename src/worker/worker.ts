@@ -10,7 +10,7 @@ import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow/tls
 import type { Logger } from '../logger.js';
 import { createActivities } from '../activities/index.js';
 import { runsTaskQueue } from '../config.js';
-import { isNodeFlagGiven } from '../node-flags.js';
+import { isNodeFlagGiven, WORKFLOW_THREAD_SEMI_SPACE_MB } from '../node-flags.js';
 import { organizationActivityInterceptor } from '../payloads/activity-scope.js';
 import { workerDataConverter } from '../payloads/data-converters.js';
 import type { AppDeps } from '../runtime-deps.js';
@@ -78,15 +78,6 @@ export function installWorkerRuntime(logger: Logger, metricsBindAddress?: string
   if (metricsBindAddress) logger.info({ bindAddress: metricsBindAddress }, 'Temporal SDK metrics served for Prometheus');
 }
 
-/**
- * The largest semi-space of the workflow threads' young generation, MB (V8's default: 16, so
- * 32 MB of young generation per thread once a burst has grown it, and never given back while the
- * thread stays busy). A workflow activation allocates short-lived objects (the decoded
- * activation, promises and their stack traces) that a small young generation collects as well:
- * with 4 the two workflow threads held 48 MB less at the peak of 1,000 fires
- * (bench/automations/memory-probe.mjs).
- */
-export const WORKFLOW_THREAD_SEMI_SPACE_MB = 4;
 
 /**
  * How far V8 lets a heap grow past what the last full GC left live before the next one, percent

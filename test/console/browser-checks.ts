@@ -1,8 +1,7 @@
 // What the console's browser tests share: where Chromium is (skipped with the reason when it is
-// not installed), a free port for the console's origin, the page problems a test fails on (script
+// not installed), the page problems a test fails on (script
 // errors, CSP violations, failed loads) and axe-core's serious violations.
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -15,15 +14,6 @@ export function chromiumMissing(test: string): boolean {
   const missing = !fs.existsSync(CHROMIUM);
   if (missing) console.warn(`[${test}] skipped: ${CHROMIUM} is not installed (scripts/ensure-chromium.sh installs it as root with apt-get)`);
   return missing;
-}
-
-/** A free local port: the console's origin must be known before the stack starts (its allowed Origin). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Script errors, CSP violations and failed loads of a page; the one expected 401 (who am I, before sign-in) is not one. */

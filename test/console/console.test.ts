@@ -19,7 +19,8 @@ import { createTestOrganization, type TestOrganization } from '../helpers/orgs.j
 import { startStack, type Stack } from '../helpers/stack.js';
 import { createPasswordUser } from '../identity/helpers.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
-import { axeViolations, CHROMIUM, chromiumMissing, freePort, root, watchProblems } from './browser-checks.js';
+import { freePort } from '../../src/dev/temporal-server.js';
+import { axeViolations, CHROMIUM, chromiumMissing, root, watchProblems } from './browser-checks.js';
 
 const TOKEN = `tok-${randomUUID()}`;
 
