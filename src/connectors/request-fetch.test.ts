@@ -2,12 +2,14 @@ import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestFetch } from './request-fetch.js';
+import { AnswerTooLarge, MCP_ANSWER_MAX_BYTES, requestFetch } from './request-fetch.js';
 
 let server: http.Server;
 let base: string;
 /** Lets the streamed answer send its second event. */
 let releaseSecondEvent: () => void = () => {};
+/** The server's side of /endless-event, to see that the client dropped it. */
+let endlessEventResponse: http.ServerResponse | undefined;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -26,6 +28,26 @@ beforeAll(async () => {
         res.writeHead(302, { location: '/json' }).end('moved');
       } else if (req.url === '/empty') {
         res.writeHead(202).end();
+      } else if (req.url === '/oversized') {
+        // 4 KiB, chunked, with no length declared: only counting finds it too large.
+        res.setHeader('content-type', 'application/json');
+        for (let i = 0; i < 4; i += 1) res.write('x'.repeat(1024));
+        res.end();
+      } else if (req.url === '/declared') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2048' }).end('x'.repeat(2048));
+      } else if (req.url === '/many-events') {
+        // 64 small events, each blank line split across two writes: 5 KiB in all, every event bounded.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (let i = 0; i < 64; i += 1) {
+          res.write(`data: ${'e'.repeat(70)}\n`);
+          res.write('\n');
+        }
+        res.end();
+      } else if (req.url === '/endless-event') {
+        // One event that never ends: data lines without the blank line that closes it.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (let i = 0; i < 8; i += 1) res.write(`data: ${'y'.repeat(250)}\n`);
+        endlessEventResponse = res;
       } else if (req.url === '/hang') {
         // never answers
       } else {
@@ -91,6 +113,28 @@ describe('requestFetch (the MCP client transport fetch)', () => {
     // WHATWG fetch leaves all 50 until garbage collection; request removes each as its answer ends.
     await new Promise((resolve) => setImmediate(resolve));
     expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('refuses a whole answer past the limit as soon as it counts past it, declared or not', async () => {
+    const small = requestFetch(undefined, 1024);
+    await expect(small(`${base}/oversized`, { method: 'POST', body: '{}' })).rejects.toThrow(AnswerTooLarge);
+    await expect(small(`${base}/declared`, { method: 'POST', body: '{}' })).rejects.toThrow(/larger than .* MiB/);
+    // The default is the SDK's bound on a stdio connector's line.
+    expect(MCP_ANSWER_MAX_BYTES).toBe(10 * 1024 * 1024);
+    expect((await fetcher(`${base}/declared`, { method: 'POST', body: '{}' })).status).toBe(200);
+  });
+
+  it('lets a stream run past the limit while each event stays under it', async () => {
+    const response = await requestFetch(undefined, 1024)(`${base}/many-events`, { method: 'GET' });
+    const text = await response.text();
+    expect(text.length).toBeGreaterThan(4 * 1024);
+    expect(text.match(/^data: /gm)).toHaveLength(64);
+  });
+
+  it('fails a stream whose one event passes the limit, and drops the connection', async () => {
+    const response = await requestFetch(undefined, 1024)(`${base}/endless-event`, { method: 'GET' });
+    await expect(response.text()).rejects.toThrow(AnswerTooLarge);
+    await expect.poll(() => endlessEventResponse?.destroyed || endlessEventResponse?.socket?.destroyed !== false).toBe(true);
   });
 
   it('aborts a request in flight when the signal fires', async () => {

@@ -9,15 +9,28 @@
 //   costs about a third of its CPU.
 // Redirects are never followed here: a 3xx comes back as it is (the SDK follows one within its
 // origin itself), and with `redirect: 'error'` (a pinned connection) it is an error, as fetch makes it.
+// A remote server's bytes are bounded as a stdio connector's are (the SDK's 10 MiB line buffer): an
+// answer read whole, and each event of a stream, is cut off past MCP_ANSWER_MAX_BYTES with an
+// error naming the limit, instead of being buffered without end.
 import { setMaxListeners } from 'node:events';
-import { Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
+/** The most a remote MCP server may send as one answer or one event, as the SDK bounds a stdio line. */
+export const MCP_ANSWER_MAX_BYTES = 10 * 1024 * 1024;
+
+/** A remote server's answer (or one event of its stream) past MCP_ANSWER_MAX_BYTES. */
+export class AnswerTooLarge extends Error {
+  constructor(limit: number) {
+    super(`the MCP server's answer is larger than ${limit / 1024 / 1024} MiB, the most accepted from a remote server`);
+    this.name = 'AnswerTooLarge';
+  }
+}
 
 /** A fetch for the MCP client transport; `dispatcher` is a pinned agent when the connection has one. */
-export function requestFetch(dispatcher?: Dispatcher): typeof fetch {
+export function requestFetch(dispatcher?: Dispatcher, maxBytes = MCP_ANSWER_MAX_BYTES): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = input instanceof Request ? input.url : input;
     // One listener per request in flight on the session's signal, each removed as its answer
@@ -46,7 +59,52 @@ export function requestFetch(dispatcher?: Dispatcher): typeof fetch {
     }
     // An event stream is read as it comes; anything else is read whole, as response.json() would.
     const streamed = (headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
-    const body = streamed ? (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>) : await answer.body.arrayBuffer();
+    if (!streamed && Number(headers.get('content-length') ?? 0) > maxBytes) {
+      // Dropped unread: undici reports its own destroy as an error nobody else listens for.
+      answer.body.on('error', () => {}).destroy();
+      throw new AnswerTooLarge(maxBytes);
+    }
+    const body = streamed ? (Readable.toWeb(eventsCapped(answer.body, maxBytes)) as ReadableStream<Uint8Array>) : await readCapped(answer.body, maxBytes);
     return new Response(body, { status, headers });
   }) as typeof fetch;
+}
+
+/** The whole body, refused (and the connection dropped) as soon as it passes `maxBytes`. */
+async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Leaving the loop destroys the body: the rest is never read.
+    if (size > maxBytes) throw new AnswerTooLarge(maxBytes);
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/** Line ends that close an event: a blank line after a line. */
+const EVENT_ENDS = ['\n\n', '\r\r', '\n\r\n'];
+
+/**
+ * The stream as it comes, failing with AnswerTooLarge when one event (the bytes since the last
+ * blank line) passes `maxBytes`: a stream may run as long as its events are each bounded.
+ */
+function eventsCapped(source: Readable, maxBytes: number): Readable {
+  let sinceEventEnd = 0;
+  let tail: Buffer = Buffer.alloc(0);
+  const cap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      // The last two bytes of the chunk before, so a blank line split between chunks is seen.
+      const seen: Buffer = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+      const end = Math.max(...EVENT_ENDS.map((mark) => {
+        const at = seen.lastIndexOf(mark);
+        return at === -1 ? -1 : at + mark.length;
+      }));
+      sinceEventEnd = end === -1 ? sinceEventEnd + chunk.length : seen.length - end;
+      tail = seen.subarray(Math.max(0, seen.length - 2));
+      if (sinceEventEnd > maxBytes) done(new AnswerTooLarge(maxBytes));
+      else done(null, chunk);
+    },
+  });
+  return pipeline(source, cap, () => {});
 }

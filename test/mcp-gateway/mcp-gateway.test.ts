@@ -5,6 +5,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../../src/api/server.js';
+import { MCP_ANSWER_MAX_BYTES } from '../../src/connectors/request-fetch.js';
 import { ConnectorSessionPool } from '../../src/mcp-gateway/session-pool.js';
 import { FIXTURE_PNG, FIXTURE_TOOL_NAMES } from '../fixtures/mcp-server.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -91,6 +92,16 @@ describe('/v1/mcp', () => {
     expect(textOf(large)).toHaveLength(100_000);
     const failing = await client.callTool({ name: 'fixture-http__fail', arguments: {} });
     expect(failing.isError).toBe(true);
+    await client.close();
+  });
+
+  it("refuses a remote server's answer past 10 MiB as a tool error naming the limit, and the session goes on", async () => {
+    const client = await mcpClient(s.stack.baseUrl, s.org.member.key);
+    const oversized = await client.callTool({ name: 'fixture-http__large', arguments: { size: MCP_ANSWER_MAX_BYTES } });
+    expect(oversized.isError).toBe(true);
+    expect(textOf(oversized)).toMatch(/larger than 10 MiB/);
+    const echo = await client.callTool({ name: 'fixture-http__echo', arguments: { text: 'still here' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'still here' }]);
     await client.close();
   });
 
