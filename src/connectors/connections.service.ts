@@ -23,7 +23,7 @@ import {
 import { ToolConnection } from './entities.js';
 import { ConnectorFailure, withConnectorSession } from './mcp-client.js';
 
-export type ConnectionDeps = Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'clock' | 'logger'>;
+export type ConnectionDeps = Pick<AppDeps, 'config' | 'orm' | 'secrets' | 'clock' | 'logger' | 'credentials'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,6 +55,7 @@ export async function createConnection(deps: ConnectionDeps, caller: Caller, inp
       updatedAt: now,
     });
   });
+  await connectionsChanged(deps, caller);
   deps.logger.info({ connectionId: connection.id, toolId: entry.id, organizationId: caller.organizationId }, 'tool connection created');
   return connectionDetail(connection);
 }
@@ -74,6 +75,7 @@ export async function deleteConnection(deps: ConnectionDeps, caller: Caller, id:
   const em = deps.orm.em.fork();
   const connection = await findOwnConnection(em, caller, id);
   await em.remove(connection).flush();
+  await connectionsChanged(deps, caller);
   deps.logger.info({ connectionId: id, organizationId: caller.organizationId }, 'tool connection deleted');
 }
 
@@ -85,11 +87,20 @@ export async function testConnection(deps: ConnectionDeps, caller: Caller, id: s
   const outcome = await withTestSlot(deps.config.TOOLS_TEST_CONCURRENCY, () => probeConnector(deps, connection));
   const tested = recordOutcome(connection, outcome, deps.clock.now());
   await em.flush();
+  await connectionsChanged(deps, caller);
   deps.logger.info(
     { connectionId: id, toolId: connection.toolId, status: connection.status, stage: outcome.ok ? undefined : outcome.stage, ms: Date.now() - started },
     'tool connection tested',
   );
   return connectionTestResult(tested);
+}
+
+/**
+ * After a change is committed: /v1/mcp's cached view of the caller's connections is evicted on
+ * every API instance before the change answers, so a removed connection is not called again.
+ */
+async function connectionsChanged(deps: ConnectionDeps, caller: Caller): Promise<void> {
+  await deps.credentials.invalidate({ connectionsOfUserId: caller.userId });
 }
 
 /** Health tests running in this process: each starts a connector, so a burst must not exhaust the host. */

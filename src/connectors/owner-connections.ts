@@ -3,8 +3,11 @@
 // (no unit of work, identity map or hydration for a read that is never written back), and one round
 // trip for both the owner check and the connections (the two queries were two of the three
 // round trips a call made to PostgreSQL). Only the user's own rows in their own organization are
-// read: another organization's or another member's connection never is.
+// read: another organization's or another member's connection never is. With the API process's
+// cache (identity/credential-cache.ts), a repeated read costs nothing until the user's connections
+// or the user change, which evicts it on every instance before the change answers.
 import type { Orm } from '../db/orm.js';
+import type { CredentialCache } from '../identity/credential-cache.js';
 import { runPrepared } from '../db/prepared.js';
 import type { ToolConnection } from './entities.js';
 
@@ -44,12 +47,19 @@ left join "tool_connections" c on c."organization_id" = u."organization_id" and 
 where u."id" = ? and u."organization_id" = ?
 order by c."tool_id" asc, c."created_at" desc`;
 
-export async function ownerConnections(orm: Orm, organizationId: string, userId: string): Promise<OwnerConnections> {
+/** Read-only for callers: with a cache, the same objects answer every call until evicted. */
+export async function ownerConnections(orm: Orm, organizationId: string, userId: string, cache?: CredentialCache): Promise<OwnerConnections> {
+  const cached = cache?.getConnections<{ userId: string; owner: OwnerConnections }>(organizationId, userId);
+  if (cached) return cached.owner;
+  // Taken before the read: an eviction during it means the rows may predate the change.
+  const generation = cache?.generation ?? 0;
   const rows = await runPrepared<Row>(orm, 'owner-connections', SQL, [userId, organizationId]);
-  return {
+  const owner: OwnerConnections = {
     ownerActive: rows[0]?.owner_status === 'active',
     connections: rows.filter((row) => row.id !== null).map(connectionOf),
   };
+  cache?.setConnections(organizationId, { userId, owner }, generation);
+  return owner;
 }
 
 function connectionOf(row: Row): ToolConnection {

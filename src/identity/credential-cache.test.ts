@@ -100,4 +100,49 @@ describe('CredentialCache', () => {
       expect(cache.get('sibling')).toEqual(sibling);
     }
   });
+
+  it("evicts a user's connections on every instance when they change or the user does, and only theirs", async () => {
+    const instance = slowBus(0);
+    const first = new CredentialCache(instance());
+    const second = new CredentialCache(instance());
+    await Promise.all([first.listen(), second.listen()]);
+    const mine = { userId: 'user-1', connections: ['c1'] };
+    const theirs = { userId: 'user-2', connections: ['c2'] };
+    const fill = () => {
+      for (const cache of [first, second]) {
+        cache.setConnections('org', mine, cache.generation);
+        cache.setConnections('org', theirs, cache.generation);
+        cache.set('hash', caller, cache.generation);
+      }
+    };
+    fill();
+    expect(second.getConnections('org', 'user-1')).toEqual(mine);
+    // Another organization's member of the same id is not this one.
+    expect(second.getConnections('other-org', 'user-1')).toBeUndefined();
+
+    await expect(first.invalidate({ connectionsOfUserId: 'user-1' })).resolves.toBe(true);
+    for (const cache of [first, second]) {
+      expect(cache.getConnections('org', 'user-1')).toBeUndefined();
+      expect(cache.getConnections('org', 'user-2')).toEqual(theirs);
+      // The user's keys are not touched by a change to their connections.
+      expect(cache.get('hash')).toEqual(caller);
+    }
+
+    fill();
+    await expect(second.invalidate({ userId: 'user-1' })).resolves.toBe(true);
+    for (const cache of [first, second]) {
+      expect(cache.getConnections('org', 'user-1')).toBeUndefined();
+      expect(cache.get('hash')).toBeUndefined();
+      expect(cache.getConnections('org', 'user-2')).toEqual(theirs);
+    }
+  });
+
+  it('does not cache connections read while they changed', async () => {
+    const cache = new CredentialCache(slowBus(0)());
+    await cache.listen();
+    const generation = cache.generation;
+    await cache.invalidate({ connectionsOfUserId: 'user-1' });
+    cache.setConnections('org', { userId: 'user-1' }, generation);
+    expect(cache.getConnections('org', 'user-1')).toBeUndefined();
+  });
 });

@@ -1,6 +1,9 @@
-// Caches API key lookups per API process so a request does not cost a database round trip.
+// Caches API key lookups per API process so a request does not cost a database round trip, and,
+// for /v1/mcp, what a key's user reaches: their tool connections with whether they are active
+// (connectors/owner-connections.ts; one query every tools/call made before anything else).
 // Correctness does not depend on the cache: every change that could invalidate a cached caller
-// (key revoked, or a key above it; user removed, disabled or re-roled) evicts it here at once and
+// (key revoked, or a key above it; user removed, disabled or re-roled) or a user's connections
+// (one created, removed or tested, the user's own change) evicts it here at once and
 // fans the eviction out to every other API instance through shared pub/sub. The change is
 // acknowledged only once every instance that received the eviction has applied it, so a request
 // sent to any instance after the change's response sees it. A short TTL bounds staleness if a
@@ -27,17 +30,25 @@ interface PendingAck {
   done: () => void;
 }
 
-export type CredentialChange = { apiKeyId: string } | { userId: string };
+/** A key (and the keys under it), a user (their callers and connections), or only a user's tool connections. */
+export type CredentialChange = { apiKeyId: string } | { userId: string } | { connectionsOfUserId: string };
 
-interface Entry {
-  caller: Caller;
+interface Entry<T> {
+  value: T;
   cachedAt: number;
   /** The fan-out epoch it was cached in (see SharedState.subscriptionEpoch). */
   epoch: number;
 }
 
+/** What is cached of a user's tool connections: opaque here, keyed by user. */
+export interface UserConnections {
+  userId: string;
+}
+
 export class CredentialCache {
-  private readonly byKeyHash = new Map<string, Entry>();
+  private readonly byKeyHash = new Map<string, Entry<Caller>>();
+  /** By `<organizationId>:<userId>`. */
+  private readonly connectionsByUser = new Map<string, Entry<UserConnections>>();
   /** When this process last wrote lastUsedAt for a key (epoch ms of the injected clock). */
   private readonly lastUsedWrites = new Map<string, number>();
   private evictions = 0;
@@ -76,15 +87,24 @@ export class CredentialCache {
   }
 
   get(keyHash: string): Caller | undefined {
-    const entry = this.byKeyHash.get(keyHash);
+    return this.fresh(this.byKeyHash, keyHash);
+  }
+
+  /** A user's connections as cached by `setConnections` (organization and user: one member). */
+  getConnections<T extends UserConnections>(organizationId: string, userId: string): T | undefined {
+    return this.fresh(this.connectionsByUser, `${organizationId}:${userId}`) as T | undefined;
+  }
+
+  private fresh<T>(map: Map<string, Entry<T>>, key: string): T | undefined {
+    const entry = map.get(key);
     if (!entry) return undefined;
     // While evictions cannot reach this instance, or after they might have been missed, the
     // database is the only safe answer.
     if (entry.epoch !== this.epoch() || performance.now() - entry.cachedAt > TTL_MS) {
-      this.byKeyHash.delete(keyHash);
+      map.delete(key);
       return undefined;
     }
-    return entry.caller;
+    return entry.value;
   }
 
   /** Changes whenever something is evicted; see `set`. */
@@ -97,10 +117,19 @@ export class CredentialCache {
    * the read: if an eviction happened since, the read may predate it and is not cached.
    */
   set(keyHash: string, caller: Caller, generationAtRead: number): void {
+    this.store(this.byKeyHash, keyHash, caller, generationAtRead);
+  }
+
+  /** Caches a user's connections read from the database, as `set` caches a caller. */
+  setConnections<T extends UserConnections>(organizationId: string, connections: T, generationAtRead: number): void {
+    this.store(this.connectionsByUser, `${organizationId}:${connections.userId}`, connections, generationAtRead);
+  }
+
+  private store<T>(map: Map<string, Entry<T>>, key: string, value: T, generationAtRead: number): void {
     const epoch = this.epoch();
     if (generationAtRead !== this.evictions || epoch === null) return;
-    if (this.byKeyHash.size >= MAX_ENTRIES) this.byKeyHash.clear();
-    this.byKeyHash.set(keyHash, { caller, cachedAt: performance.now(), epoch });
+    if (map.size >= MAX_ENTRIES) map.clear();
+    map.set(key, { value, cachedAt: performance.now(), epoch });
   }
 
   private epoch(): number | null {
@@ -151,8 +180,13 @@ export class CredentialCache {
 
   private evict(change: CredentialChange): void {
     this.evictions++;
+    if ('connectionsOfUserId' in change || 'userId' in change) {
+      const userId = 'userId' in change ? change.userId : change.connectionsOfUserId;
+      for (const [key, entry] of this.connectionsByUser) if (entry.value.userId === userId) this.connectionsByUser.delete(key);
+    }
+    if ('connectionsOfUserId' in change) return;
     for (const [hash, entry] of this.byKeyHash) {
-      const matches = 'apiKeyId' in change ? isKeyOrUnder(entry.caller, change.apiKeyId) : entry.caller.userId === change.userId;
+      const matches = 'apiKeyId' in change ? isKeyOrUnder(entry.value, change.apiKeyId) : entry.value.userId === change.userId;
       if (matches) this.byKeyHash.delete(hash);
     }
   }

@@ -11,6 +11,7 @@ import type { SecretBox } from '../crypto/secrets.js';
 import type { Orm } from '../db/orm.js';
 import type { DlpPolicies } from '../gateway/dlp/policy.js';
 import type { Caller } from '../identity/caller.js';
+import type { CredentialCache } from '../identity/credential-cache.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { TemporalHandle } from '../temporal.js';
@@ -36,6 +37,8 @@ export interface McpGatewayDeps {
   config: Config;
   logger: Logger;
   orm: Orm;
+  /** Caches each user's connections (read on every call), evicted on every instance when they change. */
+  credentials: CredentialCache;
   clock: Clock;
   secrets: SecretBox;
   temporal: TemporalHandle;

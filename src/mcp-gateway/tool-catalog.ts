@@ -66,7 +66,7 @@ export async function resolveCallerTool(deps: McpGatewayDeps, caller: Caller, na
 
 /** Per connector, the connection a run of this user would use; read with the owner check (one query). */
 async function usableConnections(deps: McpGatewayDeps, caller: Caller): Promise<{ ownerActive: boolean; connections: ToolConnection[] }> {
-  const { ownerActive, connections } = await ownerConnections(deps.orm, caller.organizationId, caller.userId);
+  const { ownerActive, connections } = await ownerConnections(deps.orm, caller.organizationId, caller.userId, deps.credentials);
   const byToolId = new Map<string, ToolConnection[]>();
   for (const connection of connections) byToolId.set(connection.toolId, [...(byToolId.get(connection.toolId) ?? []), connection]);
   return { ownerActive, connections: [...byToolId.values()].map((newestFirst) => preferredConnection(newestFirst)!).filter(Boolean) };
