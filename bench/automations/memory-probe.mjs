@@ -147,10 +147,10 @@ async function measure(gc) {
 }
 
 let reports = 0;
-async function report() {
+async function report(snapshots) {
   const label = `${String(++reports).padStart(2, '0')}`;
   const result = await measure(true);
-  if (SNAPSHOTS) {
+  if (snapshots) {
     for (const { index, thread } of threads) {
       await pipeline(await thread.getHeapSnapshot(), fs.createWriteStream(path.join(DIR, `${label}-thread${index}.heapsnapshot`)));
     }
@@ -176,8 +176,10 @@ if (DIR) {
   setInterval(() => {
     if (busy || !fs.existsSync(request)) return;
     busy = true;
+    // A request that says `no-snapshot` wants the report only (the soak's reports between its first and last).
+    const snapshots = SNAPSHOTS && fs.readFileSync(request, 'utf8').trim() !== 'no-snapshot';
     fs.rmSync(request, { force: true });
-    report()
+    report(snapshots)
       .catch((error) => process.stderr.write(`memory probe: ${error.stack}\n`))
       .finally(() => { busy = false; });
   }, 250).unref();

@@ -13,11 +13,16 @@
 // after SOAK_WARMUP_MINUTES (default 5, at most half the run), event-loop delay p99, errors by kind
 // (client-side answers, failed runs and executions, error log lines of the processes), the
 // achieved rate and the machine's load, and PostgreSQL table growth per hour (rows and bytes).
-// SOAK_MEMORY_PROBE=1 loads bench/automations/memory-probe.mjs into every process and prints, from
-// its reports at the end of the warm-up and at the end, where the memory went (RSS, anonymous
-// memory, the main thread's and each workflow thread's heap after a full GC); SOAK_HEAP_SNAPSHOTS=1
-// also takes heap snapshots of every isolate then and prints what grew between them, per minute
-// (bench/automations/heap-diff.ts). Both disturb the figures: a full GC, seconds of snapshot.
+// The verdict on memory is the slope of each process's RSS after a full GC: the memory probe
+// (bench/automations/memory-probe.mjs, loaded into every process unless SOAK_MEMORY_PROBE=0) reports
+// at the end of the warm-up, every SOAK_GC_EVERY_MINUTES (1) after and at the end, each report after
+// a full GC of every isolate (RSS, anonymous memory, the main thread's and the workflow threads'
+// heaps). Sampled without a GC, an API fork's RSS swings by tens of MiB from minute to minute with
+// its young generation and its old generation's next collection, which a 25-minute slope cannot
+// average out (both are bounded: --max-semi-space-size, the heap limit); the raw slope is printed
+// too. The full GCs cost each process a pause of some tens of ms a minute.
+// SOAK_HEAP_SNAPSHOTS=1 also takes heap snapshots of every isolate at the first and the last report
+// and prints what grew between them, per minute (bench/automations/heap-diff.ts; seconds of pause).
 //
 //   npm run bench:soak                       (SOAK_MINUTES=30 SOAK_RPS=300)
 //   SOAK_MINUTES=6 SOAK_RPS=100 npm run bench:soak
@@ -58,7 +63,10 @@ const SCHEDULE = process.env.SOAK_SCHEDULE ?? '* * * * *';
 const WARMUP_MINUTES = Number(process.env.SOAK_WARMUP_MINUTES ?? Math.min(5, MINUTES / 2));
 const HEAP_SNAPSHOTS = process.env.SOAK_HEAP_SNAPSHOTS === '1';
 /** Memory reports of every process (bench/automations/memory-probe.mjs): heaps of every thread after a full GC, anonymous memory. */
-const PROBE = HEAP_SNAPSHOTS || process.env.SOAK_MEMORY_PROBE === '1';
+const PROBE = HEAP_SNAPSHOTS || process.env.SOAK_MEMORY_PROBE !== '0';
+const GC_EVERY_MS = Number(process.env.SOAK_GC_EVERY_MINUTES ?? 1) * 60_000;
+/** The target (docs/design.md, Targets): RSS growth per process. */
+const TARGET_MIB_PER_MIN = 1;
 const SAMPLE_MS = 15_000;
 const MCP_TOKEN = `soak-${randomUUID()}`;
 
@@ -170,13 +178,14 @@ try {
   const loads: number[] = [];
   let sizesAfterWarmup: { atMs: number; sizes: Map<string, TableSize> } | undefined;
   let answeredAfterWarmup = 0;
+  let lastProbeAt: number | undefined;
   
-  /** Asks every process's memory probe for a report (and snapshots); waits until each has written it. */
-  async function probeReports(): Promise<void> {
+  /** Asks every process's memory probe for a report (and snapshots, unless `snapshots` is false); waits until each has written it. */
+  async function probeReports(snapshots = true): Promise<void> {
     const pids = [...processesRunning(path.join(buildDir, 'api', 'main.js')), ...processesRunning(path.join(buildDir, 'worker', 'main.js'))].map((p) => p.pid);
     const reportsOf = (pid: number) => (fs.existsSync(path.join(heapDir, String(pid))) ? fs.readdirSync(path.join(heapDir, String(pid))).filter((file) => /^\d+\.json$/.test(file)).length : 0);
     const before = new Map(pids.map((pid) => [pid, reportsOf(pid)]));
-    for (const pid of pids) if (fs.existsSync(path.join(heapDir, String(pid)))) fs.writeFileSync(path.join(heapDir, String(pid), 'request'), '');
+    for (const pid of pids) if (fs.existsSync(path.join(heapDir, String(pid)))) fs.writeFileSync(path.join(heapDir, String(pid), 'request'), snapshots ? '' : 'no-snapshot');
     for (let i = 0; i < 120 && pids.some((pid) => fs.existsSync(path.join(heapDir, String(pid))) && reportsOf(pid) <= before.get(pid)!); i += 1) await sleep(1000);
   }
 
@@ -190,6 +199,10 @@ try {
       sizesAfterWarmup = { atMs: Date.now(), sizes: await tableSizes(postgres.url) };
       answeredAfterWarmup = traffic.report.answered;
       if (PROBE) await probeReports();
+      lastProbeAt = Date.now();
+    } else if (PROBE && lastProbeAt !== undefined && Date.now() - lastProbeAt >= GC_EVERY_MS && endsAt - Date.now() > GC_EVERY_MS / 2) {
+      await probeReports(false);
+      lastProbeAt = Date.now();
     }
     if (Math.round(atMs / 1000) % 60 === 0) {
       const rss = [...sampler.series.values()].map((s) => `${s.name}#${s.pid} ${s.samples.at(-1)?.rssMiB.toFixed(0)}`).join(', ');
@@ -274,7 +287,12 @@ try {
     }));
   }
 
-  if (PROBE) printProbeReports(heapDir, MINUTES - WARMUP_MINUTES);
+  if (PROBE) {
+    const labels = new Map(series.map((s) => [s.pid, label(s)]));
+    const verdicts = printProbeReports(heapDir, (pid) => labels.get(pid) ?? `pid ${pid}`);
+    const over = verdicts.filter((verdict) => verdict.rssSlope > TARGET_MIB_PER_MIN);
+    console.log(`Target, RSS after a full GC <= ${TARGET_MIB_PER_MIN} MiB/min per process: ${over.length ? `NOT met (${over.map((v) => `${labels.get(Number(v.pid)) ?? v.pid} ${v.rssSlope.toFixed(2)}`).join(', ')})` : `met (${verdicts.map((v) => v.rssSlope.toFixed(2)).join(', ')})`}; errors: ${errorRows.length ? 'NOT 0' : '0'}.\n`);
+  }
 } finally {
   await cleanUp();
   if (!HEAP_SNAPSHOTS) fs.rmSync(dir, { recursive: true, force: true });
