@@ -1,7 +1,11 @@
 import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpHttpFixture } from '../../test/fixtures/mcp-server.js';
 import { AnswerTooLarge, MCP_ANSWER_MAX_BYTES, requestFetch } from './request-fetch.js';
 
 let server: http.Server;
@@ -135,6 +139,34 @@ describe('requestFetch (the MCP client transport fetch)', () => {
     const response = await requestFetch(undefined, 1024)(`${base}/endless-event`, { method: 'GET' });
     await expect(response.text()).rejects.toThrow(AnswerTooLarge);
     await expect.poll(() => endlessEventResponse?.destroyed || endlessEventResponse?.socket?.destroyed !== false).toBe(true);
+  });
+
+  it("answers the stream's request with an error naming the limit when its event passes it", async () => {
+    const response = await requestFetch(undefined, 1024)(`${base}/endless-event`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call' }) });
+    const text = await response.text();
+    // Not one byte of the oversized event: only the error answer, for the request's id.
+    expect(text).not.toMatch(/yyy/);
+    expect(JSON.parse(/^data: (.*)$/m.exec(text)![1]!)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: expect.stringMatching(/larger than .* MiB/) } });
+    await expect.poll(() => endlessEventResponse?.destroyed || endlessEventResponse?.socket?.destroyed !== false).toBe(true);
+  });
+
+  it('fails an MCP call at once, through the official client, when a server streams an answer past the limit; the session goes on', async () => {
+    const fixture = await startMcpHttpFixture({ token: 't', eventStreams: true });
+    const client = new Client({ name: 'request-fetch-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(fixture.url), { requestInit: { headers: { Authorization: 'Bearer t' } }, fetch: requestFetch(undefined, 64 * 1024) }));
+      const started = Date.now();
+      const refused = await client.callTool({ name: 'large', arguments: { size: 100_000 } }, undefined, { timeout: 20_000 }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).message).toMatch(/larger than 0.0625 MiB/);
+      // Not the call's deadline: the answer came as soon as the bytes passed the limit.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const small = await client.callTool({ name: 'large', arguments: { size: 1_000 } });
+      expect((small.content as Array<{ text: string }>)[0]!.text).toHaveLength(1_000);
+    } finally {
+      await client.close();
+      await fixture.stop();
+    }
   });
 
   it('aborts a request in flight when the signal fires', async () => {

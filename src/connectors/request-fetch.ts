@@ -11,9 +11,10 @@
 // origin itself), and with `redirect: 'error'` (a pinned connection) it is an error, as fetch makes it.
 // A remote server's bytes are bounded as a stdio connector's are (the SDK's 10 MiB line buffer): an
 // answer read whole, and each event of a stream, is cut off past MCP_ANSWER_MAX_BYTES with an
-// error naming the limit, instead of being buffered without end.
+// error naming the limit (for a stream, an error answer to its request), instead of being
+// buffered without end.
 import { setMaxListeners } from 'node:events';
-import { Readable, Transform, pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -64,7 +65,7 @@ export function requestFetch(dispatcher?: Dispatcher, maxBytes = MCP_ANSWER_MAX_
       answer.body.on('error', () => {}).destroy();
       throw new AnswerTooLarge(maxBytes);
     }
-    const body = streamed ? (Readable.toWeb(eventsCapped(answer.body, maxBytes)) as ReadableStream<Uint8Array>) : await readCapped(answer.body, maxBytes);
+    const body = streamed ? eventsCapped(answer.body, maxBytes, requestIdOf(init.body)) : await readCapped(answer.body, maxBytes);
     return new Response(body, { status, headers });
   }) as typeof fetch;
 }
@@ -85,26 +86,101 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 /** Line ends that close an event: a blank line after a line. */
 const EVENT_ENDS = ['\n\n', '\r\r', '\n\r\n'];
 
+/** Where each event ends in `bytes` (the offset after its blank line), in order; each mark is searched once per occurrence. */
+function* eventEnds(bytes: Buffer): Generator<number> {
+  const next = EVENT_ENDS.map((mark) => bytes.indexOf(mark));
+  let from = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < EVENT_ENDS.length; i += 1) {
+      // A mark found before `from` (inside a blank line already counted) is searched again from there.
+      if (next[i]! !== -1 && next[i]! < from) next[i] = bytes.indexOf(EVENT_ENDS[i]!, from);
+      if (next[i]! !== -1 && (best === -1 || next[i]! < next[best]!)) best = i;
+    }
+    if (best === -1) return;
+    from = next[best]! + EVENT_ENDS[best]!.length;
+    yield from;
+  }
+}
+
+/** The JSON-RPC id of the one request a POST carries (the SDK's transport sends one message per POST), if any. */
+function requestIdOf(body: RequestInit['body']): string | number | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The stream as it comes, failing with AnswerTooLarge when one event (the bytes since the last
- * blank line) passes `maxBytes`: a stream may run as long as its events are each bounded.
+ * The stream, whole events at a time, as they come. When one event passes `maxBytes` its bytes are
+ * dropped and the server's stream is closed; the stream ends with an error answer to the POST's
+ * request (`requestId`), which fails that call at once naming the limit (the SDK leaves a request
+ * whose stream merely broke waiting for its deadline), or errors when there is no request to
+ * answer (the GET stream). A stream may run as long as each of its events stays under the limit.
  */
-function eventsCapped(source: Readable, maxBytes: number): Readable {
-  let sinceEventEnd = 0;
-  let tail: Buffer = Buffer.alloc(0);
-  const cap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      // The last two bytes of the chunk before, so a blank line split between chunks is seen.
-      const seen: Buffer = tail.length ? Buffer.concat([tail, chunk]) : chunk;
-      const end = Math.max(...EVENT_ENDS.map((mark) => {
-        const at = seen.lastIndexOf(mark);
-        return at === -1 ? -1 : at + mark.length;
-      }));
-      sinceEventEnd = end === -1 ? sinceEventEnd + chunk.length : seen.length - end;
-      tail = seen.subarray(Math.max(0, seen.length - 2));
-      if (sinceEventEnd > maxBytes) done(new AnswerTooLarge(maxBytes));
-      else done(null, chunk);
+function eventsCapped(source: Readable, maxBytes: number, requestId: string | number | undefined): ReadableStream<Uint8Array> {
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  // The event not yet ended: its chunks, not joined until it ends (a large one costs no copies).
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  let previousTail: Buffer = Buffer.alloc(0);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) {
+          for (const part of held) controller.enqueue(part);
+          controller.close();
+          return;
+        }
+        const chunk = next.value;
+        // With the two bytes before the chunk, a blank line split between chunks is seen.
+        const seen: Buffer = previousTail.length ? Buffer.concat([previousTail, chunk]) : chunk;
+        const offset = seen.length - chunk.length;
+        previousTail = seen.subarray(Math.max(0, seen.length - 2));
+        // Each event ending in the chunk, measured from the end of the one before (or the held bytes).
+        let from = 0;
+        let eventStartBytes = heldBytes;
+        let overflow = false;
+        for (const end of eventEnds(seen)) {
+          const at = Math.max(0, end - offset);
+          if (eventStartBytes + (at - from) > maxBytes) {
+            overflow = true;
+            break;
+          }
+          from = at;
+          eventStartBytes = 0;
+        }
+        const ended = from > 0 ? [...held, chunk.subarray(0, from)] : [];
+        for (const part of ended) controller.enqueue(part);
+        if (!overflow) {
+          held = from > 0 ? [chunk.subarray(from)] : [...held, chunk];
+          heldBytes = from > 0 ? chunk.length - from : heldBytes + chunk.length;
+          overflow = heldBytes > maxBytes;
+        }
+        if (!overflow) {
+          // A pull that enqueued nothing would not be called again: read on until something is.
+          if (ended.length > 0) return;
+          continue;
+        }
+        // One event past the limit: dropped, and the server's stream closed.
+        held = [];
+        await chunks.return?.();
+        if (requestId === undefined) {
+          controller.error(new AnswerTooLarge(maxBytes));
+          return;
+        }
+        const answer = { jsonrpc: '2.0', id: requestId, error: { code: -32603, message: new AnswerTooLarge(maxBytes).message } };
+        controller.enqueue(Buffer.from(`data: ${JSON.stringify(answer)}\n\n`));
+        controller.close();
+        return;
+      }
+    },
+    async cancel() {
+      await chunks.return?.();
     },
   });
-  return pipeline(source, cap, () => {});
 }
