@@ -157,8 +157,13 @@ function eventsCapped(source: Readable, maxBytes: number, requestId: string | nu
         const ended = from > 0 ? [...held, chunk.subarray(0, from)] : [];
         for (const part of ended) controller.enqueue(part);
         if (!overflow) {
-          held = from > 0 ? [chunk.subarray(from)] : [...held, chunk];
-          heldBytes = from > 0 ? chunk.length - from : heldBytes + chunk.length;
+          if (from > 0) {
+            held = [chunk.subarray(from)];
+            heldBytes = chunk.length - from;
+          } else {
+            held.push(chunk);
+            heldBytes += chunk.length;
+          }
           overflow = heldBytes > maxBytes;
         }
         if (!overflow) {
