@@ -12,10 +12,14 @@ import { createWebhookRunActivities } from '../automations/webhook-runs.js';
 import { createDiagnosticsActivities } from '../diagnostics/activities.js';
 import { createWebhookActivities } from '../webhooks/activities.js';
 import { outlastingDatabaseOutages } from './database-outages.js';
+import { heartbeatingWhenTimed } from './heartbeats.js';
 
-/** Every activity waits out a database outage within its attempt (./database-outages.ts). */
+/**
+ * Every activity waits out a database outage within its attempt (./database-outages.ts), and
+ * heartbeats while it runs when its options set a heartbeat timeout (./heartbeats.ts).
+ */
 export function createActivities(deps: AppDeps) {
-  return outlastingDatabaseOutages({
+  return heartbeatingWhenTimed(outlastingDatabaseOutages({
     ...createScheduleActivities(deps),
     ...createRunActivities(deps),
     ...createRunToolActivities(deps),
@@ -24,7 +28,7 @@ export function createActivities(deps: AppDeps) {
     ...createAssistantRunActivities(deps),
     ...createDiagnosticsActivities(deps),
     ...createApprovalActivities(deps),
-  });
+  }));
 }
 
 export type Activities = ReturnType<typeof createActivities>;

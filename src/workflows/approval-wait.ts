@@ -7,15 +7,16 @@
 // worker slot and no budget reservation (a model call reserves and settles within its activity).
 import { CancellationScope, condition, isCancellation, patched, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { LOST_ATTEMPT_NOTICE } from './agent-steps.js';
 import type { ApprovalCall } from './tool-loop.js';
 import { approveSignal, denySignal, type ApprovalSignal, type ApprovalSubject, type SettledApproval } from './approvals.contract.js';
 
 const bookkeeping = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 };
 const { requestToolApprovals } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute', retry: bookkeeping, summary: 'Record the approval requests and send them to the channels',
+  startToCloseTimeout: '1 minute', ...LOST_ATTEMPT_NOTICE, retry: bookkeeping, summary: 'Record the approval requests and send them to the channels',
 });
 const { settleToolApprovals, cancelToolApprovals } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds', retry: bookkeeping, summary: 'Record the outcome of the approval requests',
+  startToCloseTimeout: '30 seconds', ...LOST_ATTEMPT_NOTICE, retry: bookkeeping, summary: 'Record the outcome of the approval requests',
 });
 
 /**

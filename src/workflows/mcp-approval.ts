@@ -8,11 +8,13 @@
 // workflow ends when the approved call is claimed or the request's time is over.
 import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { LOST_ATTEMPT_NOTICE } from './agent-steps.js';
 import { approveSignal, denySignal, type ApprovalSignal } from './approvals.contract.js';
 import { awaitMcpDecisionUpdate, claimMcpCallUpdate, type McpApprovalInput, type McpApprovalOutcome } from './mcp-approval.contract.js';
 
 const { settleToolApprovals } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  ...LOST_ATTEMPT_NOTICE,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 10 },
   summary: 'Record the outcome of the approval request',
 });

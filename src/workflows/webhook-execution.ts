@@ -11,7 +11,7 @@
 import { ApplicationFailure, CancellationScope, condition, isCancellation, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { runToolCallingLoop, type ToolLoopSteps } from './tool-loop.js';
-import { AGENT_STEP_OPTIONS, codedFailureMessage, toolCallOrError } from './agent-steps.js';
+import { AGENT_STEP_OPTIONS, codedFailureMessage, LOST_ATTEMPT_NOTICE, toolCallOrError } from './agent-steps.js';
 import { approvalWaiter } from './approval-wait.js';
 import {
   automationRunEndedSignal,
@@ -137,6 +137,7 @@ const runStart = proxyActivities<Activities>({
   // attempts: an acknowledged event waits out a restart instead of failing. A refusal (the
   // automation is gone, its owner disabled) is not retried.
   startToCloseTimeout: '30 seconds',
+  ...LOST_ATTEMPT_NOTICE,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
   summary: 'Start a run of the automation',
 });

@@ -5,13 +5,18 @@
 // what every answer during the burst was (how long it took, 503s and their Retry-After), and the
 // outcome of every acknowledged event and every fired run.
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { freePort, startTemporalDevServer, type DevServer } from '../../src/dev/temporal-server.js';
 import { openDatabase } from '../../src/db/orm.js';
 import { entities } from '../../src/orm-entities.js';
 import { AutomationRun } from '../../src/automations/entities.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { call, waitFor } from '../helpers/http.js';
-import { CHANNEL_SECRET, createTargets, settleBurst, type BurstReport, type FaultStack, type SentEvent } from './scenarios.js';
+import { executionWorkflowId, webhookRunId } from '../../src/webhooks/webhook-ids.js';
+import { CHANNEL_SECRET, createTargets, deliveryIdOf, settleBurst, type BurstReport, type FaultStack, type SentEvent } from './scenarios.js';
+
+const EventType = proto.temporal.api.enums.v1.EventType;
 
 export interface OutageBurstOptions {
   /** How long the senders keep sending new events. */
@@ -106,6 +111,8 @@ export async function outageBurst(stack: FaultStack, options: OutageBurstOptions
   };
   await Promise.all([...Array.from({ length: options.lanes }, lane), fault]);
   const burst = await settleBurst(stack, sent.length, sent);
+  // Where the slowest events waited: the history of each, for the log (a report, not an assertion).
+  process.stdout.write(`[faults] the slowest events:\n${await slowestEvents(stack, sent, 3)}\n`);
   const lastDelivery = Math.max(...stack.receiver.deliveries.map((delivery) => delivery.receivedAt));
   const runs = firing
     ? await settleFiring(stack, firingReceiver!, firing, options.databaseUrl()).finally(() => firingReceiver!.stop())
@@ -141,7 +148,10 @@ async function settleFiring(stack: FaultStack, receiver: WebhookReceiver, automa
     const rows = await waitFor(async () => {
       const found = await orm.em.fork().find(AutomationRun, { automationId });
       return found.every((run) => run.status !== 'running') ? found : undefined;
-    }, { timeoutMs: 180_000, intervalMs: 500, what: 'every fired run to end' });
+    }, { timeoutMs: 180_000, intervalMs: 500, what: 'every fired run to end' }).catch(async (error: Error) => {
+      const stuck = (await orm.em.fork().find(AutomationRun, { automationId, status: 'running' })).map((run) => run.id);
+      throw new Error(`${error.message}\n${await describeRuns(stack, stuck)}`);
+    });
     const ids = new Set(rows.map((run) => run.id));
     const expected = rows.filter((run) => run.status === 'success').map((run) => `${run.id}:0`);
     await waitFor(async () => expected.every((id) => receiver.deliveries.some((d) => d.deliveryId === id)), {
@@ -162,6 +172,77 @@ async function settleFiring(stack: FaultStack, receiver: WebhookReceiver, automa
   } finally {
     await orm.close();
   }
+}
+
+/** What the workflows of runs still `running` are doing, and what the worker said of them: for a failure's message. */
+async function describeRuns(stack: FaultStack, runIds: string[]): Promise<string> {
+  return withClient(stack, async (client) => {
+    const described = await Promise.all(runIds.map(async (runId) => {
+      const said = stack.worker.output.filter((line) => line.includes(runId)).slice(-10);
+      return `${await timeline(client, `run/${runId}`)}\n  worker: ${said.join('\n  worker: ')}`;
+    }));
+    return described.join('\n');
+  });
+}
+
+/** The workflows of the `count` events slowest from acknowledgment to delivery, event by event: where a slow one waited. */
+async function slowestEvents(stack: FaultStack, sent: SentEvent[], count: number): Promise<string> {
+  const arrivals = new Map<string, number>();
+  for (const delivery of stack.receiver.deliveries) {
+    if (delivery.deliveryId && !arrivals.has(delivery.deliveryId)) arrivals.set(delivery.deliveryId, delivery.receivedAt);
+  }
+  const slowest = sent
+    .map((event) => ({ event, seconds: ((arrivals.get(deliveryIdOf(event)) ?? Infinity) - event.acknowledgedAt) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count);
+  return withClient(stack, async (client) => {
+    const lines: string[] = [];
+    for (const { event, seconds } of slowest) {
+      lines.push(`${event.target} event ${event.index}, delivered ${seconds.toFixed(1)} s after its acknowledgment at ${new Date(event.acknowledgedAt).toISOString()}:`);
+      lines.push(await timeline(client, executionWorkflowId(event.executionId)));
+      if (event.target === 'automation') lines.push(await timeline(client, `run/${webhookRunId(event.executionId)}`));
+    }
+    return lines.join('\n');
+  });
+}
+
+async function withClient(stack: FaultStack, use: (client: Client) => Promise<string>): Promise<string> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address: stack.temporalAddress });
+    return await use(new Client({ connection }));
+  } catch (error) {
+    return `(could not read the workflows: ${(error as Error).message})`;
+  } finally {
+    await connection?.close();
+  }
+}
+
+/** A workflow's state and its history, each event with its time (UTC) and its seconds since the previous one. */
+async function timeline(client: Client, workflowId: string): Promise<string> {
+  const handle = client.workflow.getHandle(workflowId);
+  const description = await handle.describe().then((d) => ({
+    status: d.status.name,
+    pendingActivities: d.raw.pendingActivities?.map((a) => ({ type: a.activityType?.name, state: a.state, attempt: a.attempt, lastFailure: a.lastFailure?.message })),
+    pendingWorkflowTask: d.raw.pendingWorkflowTask ? { state: d.raw.pendingWorkflowTask.state, attempt: d.raw.pendingWorkflowTask.attempt } : undefined,
+  }), (error: Error) => ({ error: error.message }));
+  const events: string[] = [];
+  try {
+    const history = (await handle.fetchHistory()).events ?? [];
+    let previous: number | undefined;
+    for (const event of history) {
+      const at = Number(event.eventTime?.seconds ?? 0) * 1000 + Math.round((event.eventTime?.nanos ?? 0) / 1e6);
+      const type = EventType[event.eventType ?? 0]?.replace(/^EVENT_TYPE_/, '') ?? String(event.eventType);
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      const started = event.activityTaskStartedEventAttributes;
+      const detail = scheduled ? ` ${scheduled.activityType?.name} on ${scheduled.taskQueue?.name}` : started ? ` attempt ${started.attempt}` : '';
+      events.push(`${new Date(at).toISOString().slice(11, 23)} ${type}${detail}${previous === undefined ? '' : ` +${((at - previous) / 1000).toFixed(1)}s`}`);
+      previous = at;
+    }
+  } catch (error) {
+    events.push(`history: ${(error as Error).message}`);
+  }
+  return `${workflowId}: ${JSON.stringify(description)}\n  ${events.join('\n  ')}`;
 }
 
 /** A dev server on a file of its own: SIGKILLed as a crash would, started again on the same port and file. */

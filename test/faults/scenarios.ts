@@ -37,6 +37,7 @@ export interface FaultStackOptions {
 export interface FaultStack {
   /** `http://127.0.0.1:<port>/v1` of the API process (the same port across restarts). */
   baseUrl: string;
+  temporalAddress: string;
   api: ProductionProcess;
   worker: ProductionProcess;
   upstream: FakeUpstream;
@@ -81,6 +82,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
   await Promise.all([api.start(), worker.start()]);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    temporalAddress: options.temporalAddress,
     api,
     worker,
     upstream,
@@ -196,9 +198,12 @@ export async function webhookBurst(stack: FaultStack, options: BurstOptions): Pr
  * Waits for every acknowledged event to end and for its delivery, then counts: outcomes, events
  * never delivered, delivered under a second id (a second run or answer), repeats of one id.
  */
+/** The delivery id an acknowledged event's answer arrives under. */
+export function deliveryIdOf(event: SentEvent): string {
+  return event.target === 'assistant' ? assistantDeliveryId(event.executionId, 0) : `${webhookRunId(event.executionId)}:0`;
+}
+
 export async function settleBurst(stack: FaultStack, events: number, sent: SentEvent[]): Promise<BurstReport> {
-  const deliveryIdOf = (event: SentEvent) =>
-    event.target === 'assistant' ? assistantDeliveryId(event.executionId, 0) : `${webhookRunId(event.executionId)}:0`;
   const key = stack.org.owner.key;
   const outcomes = new Map<string, { status: string; error?: string }>();
   await waitFor(async () => {
