@@ -35,6 +35,10 @@ describe('heartbeatingWhenTimed', () => {
     expect((await heartbeatsOf({ heartbeatTimeoutMs: 500, isLocal: true }, 400)).during).toBe(0);
   });
 
+  it('runs a function called outside any activity as it is', async () => {
+    await expect(slow(10)).resolves.toBe('slept 10');
+  });
+
   it('heartbeats at most every 2 s however long the timeout', async () => {
     // Timeout 60 s: a fifth would be 12 s; the beat is every 2 s, so one within 2.5 s.
     expect((await heartbeatsOf({ heartbeatTimeoutMs: 60_000 }, 2_500)).during).toBe(1);

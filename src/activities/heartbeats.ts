@@ -26,13 +26,22 @@ export function heartbeatingWhenTimed<T extends Record<string, ActivityFunction>
 }
 
 async function whileTimed<R>(run: () => Promise<R>): Promise<R> {
-  const context = Context.current();
-  const { isLocal, heartbeatTimeoutMs } = context.info;
-  if (isLocal || !heartbeatTimeoutMs) return run();
+  const context = activityContext();
+  const { isLocal, heartbeatTimeoutMs } = context?.info ?? {};
+  if (!context || isLocal || !heartbeatTimeoutMs) return run();
   const beat = setInterval(() => context.heartbeat(), Math.min(MAX_INTERVAL_MS, heartbeatTimeoutMs / BEATS_PER_TIMEOUT));
   try {
     return await run();
   } finally {
     clearInterval(beat);
+  }
+}
+
+/** The running activity's context; undefined when called outside one (a test calling an activity function directly). */
+function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
   }
 }

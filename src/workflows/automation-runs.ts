@@ -1,7 +1,7 @@
 // How the automation entity workflow (./automation.ts) starts runs: each run a child workflow
 // `run/<runId>` (abandoned on close: runs outlive a continue-as-new), recorded first by an
 // activity for a manual or webhook run, by itself for a scheduled one. Deterministic.
-import { ParentClosePolicy, proxyActivities, startChild, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ChildWorkflowFailure, ParentClosePolicy, patched, proxyActivities, startChild, TerminatedFailure, TimeoutFailure, uuid4, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
@@ -16,6 +16,20 @@ const { recordRunStarted } = proxyActivities<Activities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
   summary: 'Record the run as running',
 });
+
+const { completeRun } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 20 },
+  summary: 'Record the end of a run whose workflow ended without recording it',
+});
+
+/**
+ * Marks histories where a run whose workflow was terminated (Web UI, `temporal workflow
+ * terminate`) or timed out gets its row ended here, as `failure`: the run had no chance to record
+ * its end, and a row left `running` would show it running forever and hold its automation's
+ * scheduled fires as overlapping for an hour.
+ */
+export const SETTLES_ENDED_RUNS_PATCH = 'settles-ended-runs';
 
 export async function startRun(entity: Entity, trigger: RunTrigger, context: unknown, retryOf?: string): Promise<StartedRun | null> {
   const runId = uuid4();
@@ -124,5 +138,21 @@ export async function startRunWorkflow(
       state.skippedFires += 1;
       entity.skipToSave = true;
     }
-  }, ended);
+  }, (error: unknown) => {
+    ended();
+    const endedWithoutRecord = endedUnrecorded(error);
+    if (endedWithoutRecord && patched(SETTLES_ENDED_RUNS_PATCH)) {
+      // Only a running row moves: a run that recorded its end before it was stopped keeps it.
+      void completeRun({ runId, status: 'failure', output: null, error: endedWithoutRecord, tokensInput: 0, tokensOutput: 0, estimatedCost: 0 })
+        .catch(() => undefined);
+    }
+  });
+}
+
+/** The error a run's row records when its workflow ended without recording it (terminated, timed out); undefined otherwise. */
+function endedUnrecorded(error: unknown): string | undefined {
+  const cause = error instanceof ChildWorkflowFailure ? error.cause : undefined;
+  if (cause instanceof TerminatedFailure) return 'terminated';
+  if (cause instanceof TimeoutFailure) return 'timed_out: The run workflow reached its Temporal timeout';
+  return undefined;
 }

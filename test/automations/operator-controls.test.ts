@@ -157,6 +157,25 @@ describe('cancel and retry of a run', () => {
     }
   }, 60_000);
 
+  it('records a run terminated from a Temporal client (Web UI, temporal workflow terminate) as failure "terminated"', async () => {
+    const automation = await createAutomation({ status: 'paused' });
+    const runId = await startHangingRun(automation.id);
+    // Terminate gives the run no chance to record its end: its automation's workflow records it.
+    await stack.runtime.temporal.client.workflow.getHandle(`run/${runId}`).terminate('operator: stuck model call');
+    const run = await waitFor(async () => {
+      const current = await runOf(automation.id, runId);
+      return current?.status !== 'running' && current;
+    }, { timeoutMs: 15_000, what: 'the terminated run to be recorded as ended' });
+    expect(run).toMatchObject({ status: 'failure', error: 'terminated' });
+    expect(run.completedAt).not.toBeNull();
+    await waitFor(async () => (await entity(automation.id).query(automationStateQuery)).running.length === 0, { timeoutMs: 10_000, what: 'the run to be forgotten' });
+    // Ended: no cancel, and a retry starts a new run.
+    expect((await api('POST', `/automations/${automation.id}/runs/${runId}/cancel`)).status).toBe(409);
+    upstream.enqueue({ content: 'retried' });
+    const retried = await api('POST', `/automations/${automation.id}/runs/${runId}/retry`);
+    expect(retried.status, retried.text).toBe(202);
+  }, 60_000);
+
   it('retries an ended run as a new manual run with retryOf and the same context', async () => {
     const automation = await createAutomation({ status: 'paused' });
     const runId = await startHangingRun(automation.id);
