@@ -8,6 +8,7 @@
 // would do: activities are idempotent by design (delivery ids, run-state versions).
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { isDatabaseUnreachable } from '../db/availability.js';
+import { aroundEach, type ActivityFunction } from './around-each.js';
 
 /** First wait after a failure; doubled each time up to MAX_WAIT_MS. */
 const FIRST_WAIT_MS = 250;
@@ -18,16 +19,8 @@ const FINAL_RUN_MARGIN_MS = 3_000;
 /** The failure type a database outage leaves an activity with (retryable). */
 export const DATABASE_UNAVAILABLE = 'database_unavailable';
 
-// `any`: activity functions of every signature; the wrapper keeps each one's own type.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ActivityFunction = (...args: any[]) => Promise<unknown>;
-
 export function outlastingDatabaseOutages<T extends Record<string, ActivityFunction>>(activities: T): T {
-  const wrapped: Record<string, ActivityFunction> = {};
-  for (const [name, activity] of Object.entries(activities)) {
-    wrapped[name] = (...args: unknown[]) => untilDatabaseAnswers(() => activity(...args));
-  }
-  return wrapped as T;
+  return aroundEach(activities, untilDatabaseAnswers);
 }
 
 async function untilDatabaseAnswers<R>(run: () => Promise<R>): Promise<R> {

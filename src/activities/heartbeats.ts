@@ -8,21 +8,14 @@
 // without a heartbeat timeout, and local ones (retried by the workflow task itself), run as
 // they are.
 import { Context } from '@temporalio/activity';
+import { aroundEach, type ActivityFunction } from './around-each.js';
 
 /** Beats per heartbeat timeout: a few late timers (a busy event loop) still leave one in time. */
 const BEATS_PER_TIMEOUT = 5;
 const MAX_INTERVAL_MS = 2_000;
 
-// `any`: activity functions of every signature; the wrapper keeps each one's own type.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ActivityFunction = (...args: any[]) => Promise<unknown>;
-
 export function heartbeatingWhenTimed<T extends Record<string, ActivityFunction>>(activities: T): T {
-  const wrapped: Record<string, ActivityFunction> = {};
-  for (const [name, activity] of Object.entries(activities)) {
-    wrapped[name] = (...args: unknown[]) => whileTimed(() => activity(...args));
-  }
-  return wrapped as T;
+  return aroundEach(activities, whileTimed);
 }
 
 async function whileTimed<R>(run: () => Promise<R>): Promise<R> {
