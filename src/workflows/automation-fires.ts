@@ -74,7 +74,11 @@ export async function armScheduled(entity: Entity): Promise<void> {
   } else {
     const runId = uuid4();
     // The snapshot as of after the fire (nextRunAt: the one after it), written by the run at its fire.
-    const begin = { context: null, schedule: nextSnapshot(entity), fireAt: new Date(fireAt).toISOString() };
+    const begin = {
+      context: null, schedule: nextSnapshot(entity), fireAt: new Date(fireAt).toISOString(),
+      // The run's input, not a command's: replay compares neither; older runs fall back to the default window.
+      ...(state.catchUpWindowSeconds === undefined ? {} : { catchUpWindowSeconds: state.catchUpWindowSeconds }),
+    };
     state.armed = { runId, fireAt };
     state.running.push({ runId, startedAt: fireAt });
     await startRunWorkflow(entity, runId, 'schedule', 'ALLOW_DUPLICATE', begin);

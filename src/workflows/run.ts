@@ -95,6 +95,12 @@ export interface RunBegin {
    * The automation's `disarm` signal (pause, schedule change) ends the wait without a row.
    */
   fireAt?: string;
+  /**
+   * The automation's catch-up window (seconds) for a run started ahead of its fire: a timer that
+   * fires later than this after the fire (workers or server down) skips it. Absent (runs started
+   * before it was carried): CATCH_UP_WINDOW_MS.
+   */
+  catchUpWindowSeconds?: number;
   /** The time the fire was due (ISO), recorded on the row: a catch-up run's is before its start. */
   scheduledFor?: string;
 }
@@ -167,7 +173,8 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
   let ended: Omit<AutomationRunEnded, 'runId' | 'usage'> = { status: 'failure', output: null, error: 'The automation no longer exists' };
   try {
     if (fireAt !== undefined) {
-      const waited = await waitForFire(Date.parse(fireAt));
+      const windowSeconds = input.begin!.catchUpWindowSeconds;
+      const waited = await waitForFire(Date.parse(fireAt), windowSeconds === undefined ? CATCH_UP_WINDOW_MS : windowSeconds * 1000);
       if (waited !== 'fired') return { status: waited, ...totals };
       begun = true;
     }
@@ -230,7 +237,7 @@ async function tellWaiter(workflowId: string, ended: AutomationRunEnded): Promis
  * Waits for the fire a run was started ahead of: `fired`, or `disarmed` when its automation sent
  * `disarm` first, or `skipped` when the timer fired past the catch-up window (worker or cluster down).
  */
-async function waitForFire(fireAt: number): Promise<'fired' | 'disarmed' | 'skipped'> {
+async function waitForFire(fireAt: number, catchUpWindowMs: number): Promise<'fired' | 'disarmed' | 'skipped'> {
   let disarmed = false;
   setHandler(disarmSignal, () => {
     disarmed = true;
@@ -239,7 +246,7 @@ async function waitForFire(fireAt: number): Promise<'fired' | 'disarmed' | 'skip
   if (waitMs > 0) await condition(() => disarmed, waitMs);
   // The signal stays handled (ignored) once begun: a late `disarm` does not fail the run.
   if (disarmed) return 'disarmed';
-  if (Date.now() - fireAt > CATCH_UP_WINDOW_MS) {
+  if (Date.now() - fireAt > catchUpWindowMs) {
     log.warn('Scheduled fire missed past the catch-up window: skipped', { fireAt: new Date(fireAt).toISOString() });
     return 'skipped';
   }

@@ -5,9 +5,10 @@
 // running is skipped and counted. With RECORD_HISTORIES=1 the histories are written as replay
 // fixtures for test/workflows/replay.test.ts.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { automationStateQuery, type ArmedRun } from '../../src/workflows/automation.contract.js';
 import type { RunWorkflowResult } from '../../src/workflows/run.js';
+import { startWorker } from '../../src/worker/worker.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { RECORDING, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
@@ -155,4 +156,49 @@ describe('scheduled runs started ahead of their fire', () => {
       writeHistoryFixture('automation-skipped.code-2.history.bin', await workflow(`automation/${automationId}`).fetchHistory());
     }
   }, 90_000);
+});
+
+describe('a run started ahead of a fire the workers missed', () => {
+  // A stack of its own with a 2 s catch-up window: the run's timer comes later than that after the
+  // fire when the worker is away across it, and the run skips the fire (the default window is an hour).
+  let windowed: Stack | undefined;
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  afterAll(async () => {
+    await windowed?.api.stop(2000);
+    await worker?.stop();
+    await windowed?.runtime.close();
+  });
+
+  it('skips the fire when its timer comes later than the automation\'s catch-up window after it', async () => {
+    windowed = await startStack({ env: { AUTOMATION_MIN_INTERVAL_SECONDS: '1', AUTOMATION_ARM_LEAD_SECONDS: '60', AUTOMATION_CATCHUP_WINDOW_SECONDS: '2' } });
+    worker = windowed.worker!;
+    const owner = await createTestOrganization(windowed.runtime.orm);
+    const client = windowed.runtime.temporal.client;
+    const created = await call(windowed.baseUrl, 'POST', '/automations', {
+      key: owner.member.key, body: { name: 'Armed, short window', systemPrompt: 'Say hi.', schedule: '*/20 * * * * *' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const armed = await waitFor(async () => {
+      const { armed: run } = await client.workflow.getHandle(`automation/${created.body.id}`).query(automationStateQuery);
+      return run && run.fireAt > Date.now() + 4000 ? run : null;
+    }, { timeoutMs: 30_000, intervalMs: 200, what: 'a run started ahead of its fire' });
+    await client.workflow.getHandle(`run/${armed.runId}`).describe();
+
+    // The worker is away from before the fire until well past the window after it.
+    await worker.stop();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, armed.fireAt + 5000 - Date.now()))); // the outage itself
+    worker = await startWorker({
+      address: windowed.config.TEMPORAL_ADDRESS!,
+      namespace: windowed.config.TEMPORAL_NAMESPACE,
+      taskQueue: windowed.config.TEMPORAL_TASK_QUEUE,
+      bundlePath: inject('workflowBundlePath'),
+      activityDeps: windowed.runtime,
+    });
+
+    const result = await client.workflow.getHandle(`run/${armed.runId}`).result() as RunWorkflowResult;
+    expect(result.status).toBe('skipped');
+    const runs = await call(windowed.baseUrl, 'GET', `/automations/${created.body.id}/runs?limit=100`, { key: owner.member.key });
+    expect(runs.body.runs.map((run: { id: string }) => run.id)).not.toContain(armed.runId);
+    await call(windowed.baseUrl, 'POST', `/automations/${created.body.id}/pause`, { key: owner.member.key });
+  }, 120_000);
 });
