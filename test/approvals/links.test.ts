@@ -3,10 +3,9 @@
 // restart in between, never with a GET, and cannot be replayed, turned into the other decision,
 // used for another request, or used after the request expired.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolApproval } from '../../src/approval-policy/entities.js';
 import { approvalLink } from '../../src/approvals/links.js';
-import { startWorker, type RunningWorker } from '../../src/worker/worker.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { startFakeSlack, type FakeSlack } from '../fixtures/fake-slack.js';
 import { startMcpHttpFixture, type HttpFixture } from '../fixtures/mcp-server.js';
@@ -14,7 +13,7 @@ import { startSmtpListener, type SmtpListener } from '../fixtures/smtp.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { startStack, startStackWorker, type Stack } from '../helpers/stack.js';
 import { writeFixtureCatalog } from '../tools/fixture-catalog.js';
 
 const TOKEN = `tok-${randomUUID()}`;
@@ -27,7 +26,6 @@ let mcp: HttpFixture;
 let slack: FakeSlack;
 let smtp: SmtpListener;
 let receiver: WebhookReceiver;
-let restarted: RunningWorker | undefined;
 
 beforeAll(async () => {
   [upstream, mcp, slack, smtp, receiver] = await Promise.all([
@@ -47,12 +45,7 @@ beforeAll(async () => {
   expect(connection.status, connection.text).toBe(201);
 }, 180_000);
 afterAll(async () => {
-  if (restarted) {
-    // The stack's own worker was stopped by the restart: stop its replacement and the rest.
-    await stack.api.stop(2000);
-    await restarted.stop();
-    await stack.runtime.close();
-  } else await stack?.stop();
+  await stack?.stop(); // its worker: the one started after the restart
   await Promise.all([upstream?.close(), mcp?.stop(), slack?.stop(), smtp?.stop(), receiver?.stop()]);
 });
 
@@ -122,10 +115,7 @@ describe('approval links', () => {
 
     // The worker goes away and another takes over while the run waits.
     await stack.worker!.stop();
-    restarted = await startWorker({
-      address: stack.config.TEMPORAL_ADDRESS!, namespace: stack.config.TEMPORAL_NAMESPACE, taskQueue: stack.config.TEMPORAL_TASK_QUEUE,
-      bundlePath: inject('workflowBundlePath'), activityDeps: stack.runtime,
-    });
+    stack.worker = await startStackWorker(stack);
 
     const page = await follow('GET', approveUrl);
     expect(page.status).toBe(200);

@@ -5,15 +5,14 @@
 // running is skipped and counted. With RECORD_HISTORIES=1 the histories are written as replay
 // fixtures for test/workflows/replay.test.ts.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { automationStateQuery, type ArmedRun } from '../../src/workflows/automation.contract.js';
 import type { RunWorkflowResult } from '../../src/workflows/run.js';
-import { startWorker } from '../../src/worker/worker.js';
 import { fakeGatewayConfig, startFakeUpstream, writeGatewayConfig, type FakeUpstream } from '../fixtures/fake-upstream.js';
 import { RECORDING, writeHistoryFixture } from '../helpers/histories.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { startStack, startStackWorker, type Stack } from '../helpers/stack.js';
 
 let stack: Stack;
 let org: TestOrganization;
@@ -162,16 +161,12 @@ describe('a run started ahead of a fire the workers missed', () => {
   // A stack of its own with a 2 s catch-up window: the run's timer comes later than that after the
   // fire when the worker is away across it, and the run skips the fire (the default window is an hour).
   let windowed: Stack | undefined;
-  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
   afterAll(async () => {
-    await windowed?.api.stop(2000);
-    await worker?.stop();
-    await windowed?.runtime.close();
+    await windowed?.stop();
   });
 
   it('skips the fire when its timer comes later than the automation\'s catch-up window after it', async () => {
     windowed = await startStack({ env: { AUTOMATION_MIN_INTERVAL_SECONDS: '1', AUTOMATION_ARM_LEAD_SECONDS: '60', AUTOMATION_CATCHUP_WINDOW_SECONDS: '2' } });
-    worker = windowed.worker!;
     const owner = await createTestOrganization(windowed.runtime.orm);
     const client = windowed.runtime.temporal.client;
     const created = await call(windowed.baseUrl, 'POST', '/automations', {
@@ -185,15 +180,9 @@ describe('a run started ahead of a fire the workers missed', () => {
     await client.workflow.getHandle(`run/${armed.runId}`).describe();
 
     // The worker is away from before the fire until well past the window after it.
-    await worker.stop();
+    await windowed.worker!.stop();
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, armed.fireAt + 5000 - Date.now()))); // the outage itself
-    worker = await startWorker({
-      address: windowed.config.TEMPORAL_ADDRESS!,
-      namespace: windowed.config.TEMPORAL_NAMESPACE,
-      taskQueue: windowed.config.TEMPORAL_TASK_QUEUE,
-      bundlePath: inject('workflowBundlePath'),
-      activityDeps: windowed.runtime,
-    });
+    windowed.worker = await startStackWorker(windowed);
 
     const result = await client.workflow.getHandle(`run/${armed.runId}`).result() as RunWorkflowResult;
     expect(result.status).toBe('skipped');

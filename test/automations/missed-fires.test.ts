@@ -8,13 +8,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startTemporalDevServer, type DevServer } from '../../src/dev/temporal-server.js';
 import { nextFireTime } from '../../src/schedule/schedule.js';
-import { startWorker } from '../../src/worker/worker.js';
 import { call, waitFor } from '../helpers/http.js';
 import { createTestOrganization, type TestOrganization } from '../helpers/orgs.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { startStack, startStackWorker, type Stack } from '../helpers/stack.js';
 
 const SCHEDULE = '*/2 * * * * *';
 const OUTAGE_MS = 9_000;
@@ -104,24 +103,13 @@ describe('missed fires in real outages', () => {
 
   it('runs one catch-up run and counts the other fires when the worker was down for a few intervals', { timeout: 180_000 }, async () => {
     const stack = await startStack({ env: { AUTOMATION_MIN_INTERVAL_SECONDS: '1' } });
-    let worker = stack.worker!;
-    cleanups.push(async () => {
-      await stack.api.stop(2000);
-      await worker.stop();
-      await stack.runtime.close();
-    });
+    cleanups.push(() => stack.stop());
     const org = await createTestOrganization(stack.runtime.orm);
     await expectOneCatchUp(stack, org, async () => {
       const from = Date.now();
-      await worker.stop();
+      await stack.worker!.stop();
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS)); // the outage itself, not a wait for a condition
-      worker = await startWorker({
-        address: stack.config.TEMPORAL_ADDRESS!,
-        namespace: stack.config.TEMPORAL_NAMESPACE,
-        taskQueue: stack.config.TEMPORAL_TASK_QUEUE,
-        bundlePath: inject('workflowBundlePath'),
-        activityDeps: stack.runtime,
-      });
+      stack.worker = await startStackWorker(stack);
       return from;
     });
   });

@@ -11,9 +11,9 @@ import { freePort, startTemporalDevServer, type DevServer } from '../../src/dev/
 import { openDatabase } from '../../src/db/orm.js';
 import { entities } from '../../src/orm-entities.js';
 import { AutomationRun } from '../../src/automations/entities.js';
+import { executionWorkflowId, webhookRunId } from '../../src/webhooks/webhook-ids.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../fixtures/webhook-receiver.js';
 import { call, waitFor } from '../helpers/http.js';
-import { executionWorkflowId, webhookRunId } from '../../src/webhooks/webhook-ids.js';
 import { CHANNEL_SECRET, createTargets, deliveryIdOf, settleBurst, type BurstReport, type FaultStack, type SentEvent } from './scenarios.js';
 
 const EventType = proto.temporal.api.enums.v1.EventType;

@@ -194,15 +194,15 @@ export async function webhookBurst(stack: FaultStack, options: BurstOptions): Pr
   return settleBurst(stack, options.events, sent);
 }
 
-/**
- * Waits for every acknowledged event to end and for its delivery, then counts: outcomes, events
- * never delivered, delivered under a second id (a second run or answer), repeats of one id.
- */
 /** The delivery id an acknowledged event's answer arrives under. */
 export function deliveryIdOf(event: SentEvent): string {
   return event.target === 'assistant' ? assistantDeliveryId(event.executionId, 0) : `${webhookRunId(event.executionId)}:0`;
 }
 
+/**
+ * Waits for every acknowledged event to end and for its delivery, then counts: outcomes, events
+ * never delivered, delivered under a second id (a second run or answer), repeats of one id.
+ */
 export async function settleBurst(stack: FaultStack, events: number, sent: SentEvent[]): Promise<BurstReport> {
   const key = stack.org.owner.key;
   const outcomes = new Map<string, { status: string; error?: string }>();

@@ -71,18 +71,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       : { pgliteDir: 'memory://', pgliteSnapshot: inject('pgliteSnapshot') },
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const worker =
-    options.worker === false
-      ? undefined
-      : await startWorker({
-          address: config.TEMPORAL_ADDRESS!,
-          namespace: config.TEMPORAL_NAMESPACE,
-          taskQueue: config.TEMPORAL_TASK_QUEUE,
-          bundlePath: inject('workflowBundlePath'),
-          activityDeps: runtime,
-        });
+  const worker = options.worker === false ? undefined : await startStackWorker({ config, runtime });
   const api = await startApi(runtime, { port: 0, host: '127.0.0.1' });
-  return {
+  const stack: Stack = {
     config,
     runtime,
     api,
@@ -91,8 +82,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logs,
     async stop() {
       await api.stop(2000);
-      await worker?.stop();
+      // The worker running now: a test may have replaced the first one (a restart).
+      await stack.worker?.stop();
       await runtime.close();
     },
   };
+  return stack;
+}
+
+/**
+ * A worker on the stack's task queue, as the worker process would start: the stack's first, or
+ * the one a test starts after stopping it (assign it to `stack.worker` so `stop()` stops it).
+ */
+export function startStackWorker(stack: Pick<Stack, 'config' | 'runtime'>): Promise<RunningWorker> {
+  return startWorker({
+    address: stack.config.TEMPORAL_ADDRESS!,
+    namespace: stack.config.TEMPORAL_NAMESPACE,
+    taskQueue: stack.config.TEMPORAL_TASK_QUEUE,
+    bundlePath: inject('workflowBundlePath'),
+    activityDeps: stack.runtime,
+  });
 }
